@@ -1,0 +1,142 @@
+import type { Point, Rect, Size } from '../../shared/model/values.js';
+
+/**
+ * Platform devices (PlatynUI §8): a platform acts on the desktop where a provider only reads it. A PlatformFactory
+ * builds one bundle per runtime; devices a backend cannot offer are absent and listed in `unavailable`.
+ */
+
+export type PointerButton = 'left' | 'middle' | 'right';
+
+export interface PointerDevice {
+  position(): Promise<Point>;
+  moveTo(point: Point): Promise<void>;
+  press(button: PointerButton): Promise<void>;
+  release(button: PointerButton): Promise<void>;
+  /** Positive deltaY scrolls down, positive deltaX right; units are wheel steps. */
+  scroll(deltaX: number, deltaY: number): Promise<void>;
+  doubleClickTimeMs(): number;
+  doubleClickSize(): Size;
+}
+
+export type KeyState = 'press' | 'release';
+
+export interface KeyCode {
+  /** Platform key code (an X11 keycode, a Windows virtual key). */
+  code: number;
+  /** Canonical key name or the character it types. */
+  label: string;
+  /** Modifiers the platform must hold to produce this key (e.g. Shift for an upper-case letter). */
+  modifiers?: readonly number[];
+}
+
+export interface KeyboardDevice {
+  /** Resolves a case-insensitive key name, alias or single character; throws an informative unsupported-key error. */
+  keyCode(nameOrCharacter: string): KeyCode;
+  send(code: KeyCode, state: KeyState): Promise<void>;
+  /** Stable-sortable list of the key names the device understands. */
+  knownKeyNames(): readonly string[];
+  startInput?(): Promise<void>;
+  endInput?(): Promise<void>;
+}
+
+export interface Screenshot {
+  width: number;
+  height: number;
+  format: 'Rgba8' | 'Bgra8';
+  pixels: Uint8Array;
+}
+
+export interface ScreenshotDevice {
+  capture(region?: Rect): Promise<Screenshot>;
+}
+
+export interface HighlightRequest {
+  rects: readonly Rect[];
+  durationMs?: number;
+}
+
+export interface HighlightDevice {
+  /** Replaces the active highlight; with a duration it clears itself. */
+  highlight(request: HighlightRequest): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export type WindowId = number;
+
+/** What a window manager needs from a node to find its window. */
+export interface WindowQuery {
+  processId?: number;
+  name?: string;
+  bounds?: Rect;
+}
+
+export interface WindowInfo {
+  id: WindowId;
+  processId?: number;
+  name: string;
+  bounds: Rect;
+  isActive: boolean;
+}
+
+export interface WindowManager {
+  resolveWindow(query: WindowQuery): Promise<WindowId | undefined>;
+  list(): Promise<WindowInfo[]>;
+  /** Top-level windows containing the point, topmost first (X stacking order). */
+  windowsAtPoint(point: Point): Promise<WindowInfo[]>;
+  activate(id: WindowId): Promise<void>;
+  close(id: WindowId): Promise<void>;
+  minimize(id: WindowId): Promise<void>;
+  maximize(id: WindowId): Promise<void>;
+  restore(id: WindowId): Promise<void>;
+  move(id: WindowId, x: number, y: number): Promise<void>;
+  resize(id: WindowId, width: number, height: number): Promise<void>;
+  bounds(id: WindowId): Promise<Rect>;
+  isActive(id: WindowId): Promise<boolean>;
+}
+
+export interface Monitor {
+  id: string;
+  name: string;
+  bounds: Rect;
+  isPrimary: boolean;
+  scale: number;
+}
+
+export interface DesktopInfo {
+  technology: string;
+  osVersion: string;
+  name: string;
+  bounds: Rect;
+  monitors: readonly Monitor[];
+}
+
+export interface DesktopInfoDevice {
+  describe(): Promise<DesktopInfo>;
+}
+
+export interface PlatformBundle {
+  readonly id: string;
+  pointer?: PointerDevice;
+  keyboard?: KeyboardDevice;
+  screenshot?: ScreenshotDevice;
+  highlight?: HighlightDevice;
+  windowManager?: WindowManager;
+  desktopInfo?: DesktopInfoDevice;
+  /** Devices this backend cannot provide here, with the reason (e.g. Wayland without XWayland). */
+  unavailable: ReadonlyArray<{ device: string; reason: string }>;
+  shutdown(): Promise<void>;
+}
+
+export interface PlatformConfig {
+  /** Names a backend explicitly (`x11`, `mock`); otherwise the detected session decides. */
+  backend?: string;
+  env: { readonly [name: string]: string | undefined };
+}
+
+export interface PlatformFactory {
+  readonly id: string;
+  /** Opt-in backends (the mock) only serve when the config names them. */
+  readonly optIn: boolean;
+  canServe(config: PlatformConfig): boolean;
+  create(config: PlatformConfig): Promise<PlatformBundle>;
+}

@@ -1,0 +1,114 @@
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import type { Namespace } from '../../shared/model/namespaces.js';
+import type { UiValue } from '../../shared/model/values.js';
+import type { WindowManager } from './platform.js';
+
+/**
+ * The provider contract (PlatynUI §7): a provider reads one accessibility technology and hands the runtime lazily
+ * produced nodes. The runtime never names a concrete provider; factories register themselves (see registry.ts).
+ */
+
+/** How much a provider can tell about change (PlatynUI §5.7); the runtime picks its refresh strategy from it. */
+export type EventCapability = 'None' | 'ChangeHint' | 'Structure' | 'StructureWithProperties';
+
+export type ProviderKind = 'native' | 'external' | 'mock';
+
+export interface ProviderDescriptor {
+  /** Stable id used on the command line: `--provider atspi`. */
+  id: string;
+  displayName: string;
+  /** Technology the provider speaks, e.g. `AT-SPI2`, `Mock`. */
+  technology: string;
+  kind: ProviderKind;
+  eventCapabilities: EventCapability;
+  /** Opt-in providers (the mock) are only created when named explicitly, never by default. */
+  optIn: boolean;
+  /** Operating systems on which the provider is a default choice. */
+  defaultOn: readonly NodeJS.Platform[];
+}
+
+export interface ProviderOptions {
+  /** XML file in the snapshot format, for the mock provider. */
+  mockFile?: string;
+  /** Per-call timeout for calls into the accessibility technology. */
+  callTimeoutMs?: number;
+}
+
+export interface ProviderContext {
+  options: ProviderOptions;
+  /** The runtime's window manager, so window patterns drive this runtime's session (PlatynUI §7). */
+  windowManager: WindowManager | undefined;
+}
+
+export interface ProviderFactory {
+  readonly descriptor: ProviderDescriptor;
+  /** Throws InspectorError('provider-unavailable' | 'accessibility-disabled') when the technology is not there. */
+  create(context: ProviderContext): Promise<UiTreeProvider>;
+}
+
+export type ProviderEvent =
+  | { kind: 'NodeAdded'; runtimeId: string; parentRuntimeId?: string }
+  | { kind: 'NodeUpdated'; runtimeId: string; attributes?: readonly string[] }
+  | { kind: 'NodeRemoved'; runtimeId: string; parentRuntimeId?: string }
+  | { kind: 'TreeInvalidated'; reason?: string };
+
+export type ProviderEventListener = (event: ProviderEvent) => void;
+
+export interface ProviderStatus {
+  state: 'ready' | 'degraded' | 'unavailable';
+  message?: string;
+  details?: { [key: string]: string | number | boolean };
+}
+
+export interface UiTreeProvider {
+  readonly descriptor: ProviderDescriptor;
+  /**
+   * Top-level nodes: `app:Application` nodes whose children are their top-level windows, or windows that belong to
+   * no application. The runtime builds the flat and the grouped desktop views from them.
+   */
+  roots(): Promise<readonly ProviderNode[]>;
+  subscribe(listener: ProviderEventListener): () => void;
+  status(): ProviderStatus;
+  /** Releases everything held on the host (connections, timers). Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+export interface ActionRequest {
+  action: string;
+  /** `setValue`: the text or number; `move`: x, y; `resize`: width, height. */
+  value?: string | number;
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+}
+
+export interface ProviderAttribute {
+  namespace: Namespace;
+  name: string;
+  /** Reads the value on demand; reading can mean a round trip to the accessibility technology. */
+  read(): Promise<UiValue>;
+}
+
+/** One UI element as a provider sees it. Children and attribute values are produced lazily. */
+export interface ProviderNode {
+  /** `prefix:value`, stable for the element's lifetime; `platynui:` is reserved for the desktop. */
+  readonly runtimeId: string;
+  readonly namespace: Namespace;
+  readonly role: string;
+  readonly name: string;
+  /** Developer id (AutomationId, accessible_id); undefined when not set, never empty. */
+  readonly id: string | undefined;
+  /** True when the node holds a secret (password field): its Text and Value are never read. */
+  readonly isSecure: boolean;
+  children(): Promise<readonly ProviderNode[]>;
+  /** The attributes the node has, with lazily read values. Never includes derived aliases (Bounds.X ...). */
+  attributes(): Promise<readonly ProviderAttribute[]>;
+  /** All attribute values at once; providers may do this in bulk. */
+  readAllAttributes?(): Promise<readonly AttributeEntry[]>;
+  supportedPatterns(): Promise<readonly string[]>;
+  performAction(request: ActionRequest): Promise<void>;
+  isValid(): Promise<boolean>;
+  /** Discards cached children, attributes and patterns; the next access fetches fresh data. */
+  invalidate(): void;
+}

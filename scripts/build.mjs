@@ -1,0 +1,17 @@
+// One build for everything that runs: TypeScript for main/shared/native/preload, esbuild bundles for the renderer.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', root], {
+  stdio: 'inherit',
+});
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+const rendererBuild = path.join(root, 'scripts/build-renderer.mjs');
+if (existsSync(rendererBuild)) {
+  const renderer = spawnSync(process.execPath, [rendererBuild], { stdio: 'inherit' });
+  if (renderer.status !== 0) process.exit(renderer.status ?? 1);
+}
