@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns, message) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group, message })) }],
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
 export default tseslint.config(
@@ -17,18 +17,34 @@ export default tseslint.config(
     // shared/ is plain code: no Node, no DOM-only modules, no other layer.
     files: ['shared/**/*.ts'],
     rules: restrict(
-      ['node:*', 'fs', 'path', 'child_process', '**/main/**', '**/renderer/**', '**/native/**', '**/preload/**', 'electron'],
+      [
+        'node:*',
+        'fs',
+        'path',
+        'child_process',
+        '**/main/**',
+        '**/renderer/**',
+        '**/native/**',
+        '**/preload/**',
+        'electron',
+      ],
       'shared/ may only import shared/ and environment-free libraries',
     ),
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
-    rules: restrict(['node:*', '**/main/**', '**/native/**', 'electron'], 'renderer/ may only use shared/ and browser APIs'),
+    rules: restrict(
+      ['node:*', '**/main/**', '**/native/**', 'electron'],
+      'renderer/ may only use shared/ and browser APIs',
+    ),
   },
   {
     // Only the thin Electron shell may import electron.
     files: ['main/**/*.ts', 'native/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: restrict(['electron', '**/renderer/**'], 'only main/electron may import electron; nothing imports renderer/'),
+    rules: restrict(
+      ['electron', '**/renderer/**'],
+      'only main/electron may import electron; nothing imports renderer/',
+    ),
   },
 );

@@ -49,7 +49,10 @@ export function selectPlatformFactory(config: PlatformConfig): PlatformFactory |
     const factory = platformFactories.get(config.backend);
     if (!factory) throw new InspectorError('usage', `unknown platform backend "${config.backend}"`);
     if (!factory.canServe(config)) {
-      throw new InspectorError('provider-unavailable', `platform backend "${config.backend}" cannot serve this session`);
+      throw new InspectorError(
+        'provider-unavailable',
+        `platform backend "${config.backend}" cannot serve this session`,
+      );
     }
     return factory;
   }
