@@ -69,6 +69,11 @@ export interface UiTreeProvider {
   roots(): Promise<readonly ProviderNode[]>;
   subscribe(listener: ProviderEventListener): () => void;
   status(): ProviderStatus;
+  /**
+   * Elements containing a desktop point inside the application with this process id, deepest first (for picking);
+   * providers without hit testing leave it out.
+   */
+  nodesAtPoint?(point: { x: number; y: number }, processId: number | undefined): Promise<readonly ProviderNode[]>;
   /** Releases everything held on the host (connections, timers). Idempotent. */
   shutdown(): Promise<void>;
 }
