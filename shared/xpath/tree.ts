@@ -1,0 +1,34 @@
+/**
+ * The synchronous view of the node model that both XPath engines evaluate over (fontoxpath through a DOM facade,
+ * and the compiled fast path). Implementations fetch lazily: asking for children or an attribute may materialize
+ * nodes from a provider (in the XPath worker, through a blocking bridge to the runtime; see main/xpath/).
+ *
+ * Shape of the tree (PlatynUI's flat and grouped views): the document node is the desktop; its children are the
+ * `app:Application` nodes first, then every top-level window (flat view). An application's children are the very
+ * same window nodes (grouped view), whose `parent` is still the document. A child whose `parent` is not the node it
+ * was reached from is an alias edge: descendant axes that started above the application skip it, so each element
+ * is one node to a query (`//Button` lists a button once), while `app:Application[@Name='X']//Window` and `/Window`
+ * both work.
+ */
+export interface XdmAttribute {
+  /** null for control attributes (unnamespaced), else the namespace URI. */
+  readonly namespaceUri: string | null;
+  readonly localName: string;
+  /** String value; reading it may fetch it. */
+  readonly value: string;
+}
+
+export interface XdmTree<N> {
+  readonly root: N;
+  isDocument(node: N): boolean;
+  namespaceUri(node: N): string;
+  localName(node: N): string;
+  /** Namespace prefix used when printing the node's name (`item`, `app`, `native`, or '' for control). */
+  prefix(node: N): string;
+  parent(node: N): N | null;
+  children(node: N): readonly N[];
+  attributes(node: N): readonly XdmAttribute[];
+  attribute(node: N, namespaceUri: string | null, localName: string): string | undefined;
+  /** Throws the cancellation error when the evaluation was cancelled; engines call it at every step. */
+  checkCancelled(): void;
+}
