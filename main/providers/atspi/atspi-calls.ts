@@ -1,0 +1,374 @@
+import type { Rect } from '../../../shared/model/values.js';
+import type { DbusClient } from './dbus-client.js';
+
+/**
+ * Typed AT-SPI2 calls with hard-coded signatures: one function per method or property the provider uses, so no
+ * call depends on introspection and every argument has a known D-Bus type.
+ */
+
+export type ObjectRef = readonly [busName: string, path: string];
+
+export const NULL_PATH = '/org/a11y/atspi/null';
+export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
+export const REGISTRY_NAME = 'org.a11y.atspi.Registry';
+export const CACHE_PATH = '/org/a11y/atspi/cache';
+
+export const IFACE = {
+  Accessible: 'org.a11y.atspi.Accessible',
+  Action: 'org.a11y.atspi.Action',
+  Application: 'org.a11y.atspi.Application',
+  Collection: 'org.a11y.atspi.Collection',
+  Component: 'org.a11y.atspi.Component',
+  Document: 'org.a11y.atspi.Document',
+  EditableText: 'org.a11y.atspi.EditableText',
+  Hyperlink: 'org.a11y.atspi.Hyperlink',
+  Hypertext: 'org.a11y.atspi.Hypertext',
+  Image: 'org.a11y.atspi.Image',
+  Selection: 'org.a11y.atspi.Selection',
+  Table: 'org.a11y.atspi.Table',
+  TableCell: 'org.a11y.atspi.TableCell',
+  Text: 'org.a11y.atspi.Text',
+  Value: 'org.a11y.atspi.Value',
+  Cache: 'org.a11y.atspi.Cache',
+  Registry: 'org.a11y.atspi.Registry',
+} as const;
+
+/** ATSPI_COORD_TYPE_SCREEN: desktop coordinates. */
+export const COORD_SCREEN = 0;
+
+export function isNullRef(ref: ObjectRef | undefined): boolean {
+  return !ref || ref[1] === NULL_PATH || ref[0] === '';
+}
+
+function asRef(value: unknown): ObjectRef {
+  const pair = value as [string, string];
+  return [String(pair[0] ?? ''), String(pair[1] ?? NULL_PATH)];
+}
+
+/** One entry of `Cache.GetItems`, normalized over the two signatures in use. */
+export interface CacheItem {
+  ref: ObjectRef;
+  parent: ObjectRef;
+  /** Index in parent (current signature); undefined for the older signature with a child list. */
+  indexInParent: number | undefined;
+  childCount: number;
+  /** Child references (older signature, e.g. Qt); undefined otherwise. */
+  children: ObjectRef[] | undefined;
+  interfaces: string[];
+  name: string;
+  role: number;
+  description: string;
+  states: number[];
+}
+
+export function parseCacheItem(raw: unknown): CacheItem | undefined {
+  const item = raw as unknown[];
+  if (!Array.isArray(item)) return undefined;
+  if (item.length === 10) {
+    return {
+      ref: asRef(item[0]),
+      parent: asRef(item[2]),
+      indexInParent: Number(item[3]),
+      childCount: Number(item[4]),
+      children: undefined,
+      interfaces: (item[5] as string[]) ?? [],
+      name: String(item[6] ?? ''),
+      role: Number(item[7]),
+      description: String(item[8] ?? ''),
+      states: ((item[9] as number[]) ?? []).map(Number),
+    };
+  }
+  if (item.length === 9) {
+    const children = ((item[3] as unknown[]) ?? []).map(asRef);
+    return {
+      ref: asRef(item[0]),
+      parent: asRef(item[2]),
+      indexInParent: undefined,
+      childCount: children.length,
+      children,
+      interfaces: (item[4] as string[]) ?? [],
+      name: String(item[5] ?? ''),
+      role: Number(item[6]),
+      description: String(item[7] ?? ''),
+      states: ((item[8] as number[]) ?? []).map(Number),
+    };
+  }
+  return undefined;
+}
+
+/** One entry of `Collection.GetTree`: the object and the named properties that came with it. */
+export interface TreeEntry {
+  ref: ObjectRef;
+  properties: { [name: string]: unknown };
+}
+
+/**
+ * The properties `Collection.GetTree` is asked for. Only named, known-safe Accessible properties: an empty list means
+ * "everything" and crashed Chromium when tried.
+ */
+export const SAFE_TREE_PROPERTIES = ['Name', 'ChildCount', 'Description', 'AccessibleId'] as const;
+
+/** A match rule that matches everything: (states, match, attributes, match, roles, match, interfaces, match, invert). */
+const MATCH_ALL_RULE = [[], 0, {}, 0, [], 0, [], 0, false];
+
+export class AtspiCalls {
+  constructor(readonly client: DbusClient) {}
+
+  private call(
+    ref: ObjectRef,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: unknown[],
+    timeoutMs?: number,
+  ) {
+    return this.client.call({
+      destination: ref[0],
+      path: ref[1],
+      interface: iface,
+      member,
+      ...(signature ? { signature, body: body ?? [] } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
+    });
+  }
+
+  private prop(ref: ObjectRef, iface: string, name: string): Promise<unknown> {
+    return this.client.getProperty(ref[0], ref[1], iface, name);
+  }
+
+  // Accessible
+  async getChildren(ref: ObjectRef): Promise<ObjectRef[]> {
+    const [children] = await this.call(ref, IFACE.Accessible, 'GetChildren');
+    return ((children as unknown[]) ?? []).map(asRef);
+  }
+  async getChildAtIndex(ref: ObjectRef, index: number): Promise<ObjectRef> {
+    const [child] = await this.call(ref, IFACE.Accessible, 'GetChildAtIndex', 'i', [index]);
+    return asRef(child);
+  }
+  async getRole(ref: ObjectRef): Promise<number> {
+    const [role] = await this.call(ref, IFACE.Accessible, 'GetRole');
+    return Number(role);
+  }
+  async getState(ref: ObjectRef): Promise<number[]> {
+    const [states] = await this.call(ref, IFACE.Accessible, 'GetState');
+    return ((states as number[]) ?? []).map(Number);
+  }
+  async getInterfaces(ref: ObjectRef): Promise<string[]> {
+    const [interfaces] = await this.call(ref, IFACE.Accessible, 'GetInterfaces');
+    return (interfaces as string[]) ?? [];
+  }
+  async getAttributes(ref: ObjectRef): Promise<{ [key: string]: string }> {
+    const [attributes] = await this.call(ref, IFACE.Accessible, 'GetAttributes');
+    return (attributes as { [key: string]: string }) ?? {};
+  }
+  async getIndexInParent(ref: ObjectRef): Promise<number> {
+    const [index] = await this.call(ref, IFACE.Accessible, 'GetIndexInParent');
+    return Number(index);
+  }
+  async getApplication(ref: ObjectRef): Promise<ObjectRef> {
+    const [app] = await this.call(ref, IFACE.Accessible, 'GetApplication');
+    return asRef(app);
+  }
+  async getName(ref: ObjectRef): Promise<string> {
+    return String((await this.prop(ref, IFACE.Accessible, 'Name')) ?? '');
+  }
+  async getDescription(ref: ObjectRef): Promise<string> {
+    return String((await this.prop(ref, IFACE.Accessible, 'Description')) ?? '');
+  }
+  async getChildCount(ref: ObjectRef): Promise<number> {
+    return Number((await this.prop(ref, IFACE.Accessible, 'ChildCount')) ?? 0);
+  }
+  async getAccessibleId(ref: ObjectRef): Promise<string> {
+    try {
+      return String((await this.prop(ref, IFACE.Accessible, 'AccessibleId')) ?? '');
+    } catch {
+      return '';
+    }
+  }
+  async getParent(ref: ObjectRef): Promise<ObjectRef> {
+    return asRef(await this.prop(ref, IFACE.Accessible, 'Parent'));
+  }
+  async getLocale(ref: ObjectRef): Promise<string> {
+    return String((await this.prop(ref, IFACE.Accessible, 'Locale')) ?? '');
+  }
+
+  // Application
+  async getToolkitName(ref: ObjectRef): Promise<string> {
+    return String((await this.prop(ref, IFACE.Application, 'ToolkitName')) ?? '');
+  }
+  async getToolkitVersion(ref: ObjectRef): Promise<string> {
+    return String((await this.prop(ref, IFACE.Application, 'Version')) ?? '');
+  }
+
+  // Component
+  async getExtents(ref: ObjectRef, coordType = COORD_SCREEN): Promise<Rect> {
+    const [extents] = await this.call(ref, IFACE.Component, 'GetExtents', 'u', [coordType]);
+    const [x, y, width, height] = (extents as number[]).map(Number);
+    return { x: x ?? 0, y: y ?? 0, width: width ?? 0, height: height ?? 0 };
+  }
+  async getAccessibleAtPoint(ref: ObjectRef, x: number, y: number, coordType = COORD_SCREEN): Promise<ObjectRef> {
+    const [child] = await this.call(ref, IFACE.Component, 'GetAccessibleAtPoint', 'iiu', [
+      Math.round(x),
+      Math.round(y),
+      coordType,
+    ]);
+    return asRef(child);
+  }
+  async grabFocus(ref: ObjectRef): Promise<boolean> {
+    const [ok] = await this.call(ref, IFACE.Component, 'GrabFocus');
+    return ok === true;
+  }
+  async getLayer(ref: ObjectRef): Promise<number> {
+    const [layer] = await this.call(ref, IFACE.Component, 'GetLayer');
+    return Number(layer);
+  }
+
+  // Text (never called for secure elements)
+  async getCharacterCount(ref: ObjectRef): Promise<number> {
+    return Number((await this.prop(ref, IFACE.Text, 'CharacterCount')) ?? 0);
+  }
+  async getCaretOffset(ref: ObjectRef): Promise<number> {
+    return Number((await this.prop(ref, IFACE.Text, 'CaretOffset')) ?? 0);
+  }
+  async getText(ref: ObjectRef, start = 0, end = -1): Promise<string> {
+    const [text] = await this.call(ref, IFACE.Text, 'GetText', 'ii', [start, end]);
+    return String(text ?? '');
+  }
+  async getNSelections(ref: ObjectRef): Promise<number> {
+    const [count] = await this.call(ref, IFACE.Text, 'GetNSelections');
+    return Number(count);
+  }
+  async getTextSelection(ref: ObjectRef, index: number): Promise<[number, number]> {
+    const [start, end] = await this.call(ref, IFACE.Text, 'GetSelection', 'i', [index]);
+    return [Number(start), Number(end)];
+  }
+
+  // EditableText
+  async setTextContents(ref: ObjectRef, text: string): Promise<boolean> {
+    const [ok] = await this.call(ref, IFACE.EditableText, 'SetTextContents', 's', [text]);
+    return ok === true;
+  }
+
+  // Value
+  async getValueProperty(ref: ObjectRef, name: 'CurrentValue' | 'MinimumValue' | 'MaximumValue' | 'MinimumIncrement') {
+    return Number(await this.prop(ref, IFACE.Value, name));
+  }
+  async setCurrentValue(ref: ObjectRef, value: number): Promise<void> {
+    await this.client.setProperty(ref[0], ref[1], IFACE.Value, 'CurrentValue', 'd', value);
+  }
+
+  // Action
+  async getActions(ref: ObjectRef): Promise<Array<{ name: string; description: string; keyBinding: string }>> {
+    const [actions] = await this.call(ref, IFACE.Action, 'GetActions');
+    return ((actions as string[][]) ?? []).map((a) => ({
+      name: String(a[0] ?? ''),
+      description: String(a[1] ?? ''),
+      keyBinding: String(a[2] ?? ''),
+    }));
+  }
+  async doAction(ref: ObjectRef, index: number): Promise<boolean> {
+    const [ok] = await this.call(ref, IFACE.Action, 'DoAction', 'i', [index]);
+    return ok === true;
+  }
+
+  // Selection
+  async getNSelectedChildren(ref: ObjectRef): Promise<number> {
+    return Number((await this.prop(ref, IFACE.Selection, 'NSelectedChildren')) ?? 0);
+  }
+  async getSelectedChild(ref: ObjectRef, index: number): Promise<ObjectRef> {
+    const [child] = await this.call(ref, IFACE.Selection, 'GetSelectedChild', 'i', [index]);
+    return asRef(child);
+  }
+  async selectChild(ref: ObjectRef, index: number): Promise<boolean> {
+    const [ok] = await this.call(ref, IFACE.Selection, 'SelectChild', 'i', [index]);
+    return ok === true;
+  }
+
+  // Table, Image, Document: read as native attributes
+  async getIntProperty(ref: ObjectRef, iface: string, name: string): Promise<number> {
+    return Number(await this.prop(ref, iface, name));
+  }
+  async getStringProperty(ref: ObjectRef, iface: string, name: string): Promise<string> {
+    return String((await this.prop(ref, iface, name)) ?? '');
+  }
+  async getDocumentAttributes(ref: ObjectRef): Promise<{ [key: string]: string }> {
+    const [attributes] = await this.call(ref, IFACE.Document, 'GetAttributes');
+    return (attributes as { [key: string]: string }) ?? {};
+  }
+
+  // Bulk
+  /** `Cache.GetItems` of one application; undefined when the application has no cache object. */
+  async getCacheItems(busName: string, timeoutMs: number): Promise<CacheItem[] | undefined> {
+    try {
+      const [items] = await this.call([busName, CACHE_PATH], IFACE.Cache, 'GetItems', undefined, undefined, timeoutMs);
+      const out: CacheItem[] = [];
+      for (const raw of (items as unknown[]) ?? []) {
+        const item = parseCacheItem(raw);
+        if (item) out.push(item);
+      }
+      return out;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'unsupported' || code === 'action-failed') return undefined;
+      throw error;
+    }
+  }
+
+  /** `Collection.GetTree` from `ref` in pre-order with the safe named properties. */
+  async getTree(ref: ObjectRef, timeoutMs: number): Promise<TreeEntry[]> {
+    const [entries] = await this.call(
+      ref,
+      IFACE.Collection,
+      'GetTree',
+      '(aiia{ss}iaiiasib)as',
+      [MATCH_ALL_RULE, [...SAFE_TREE_PROPERTIES]],
+      timeoutMs,
+    );
+    return ((entries as unknown[][]) ?? []).map((entry) => {
+      const variants = (entry[1] as { [name: string]: { value: unknown } }) ?? {};
+      const properties: { [name: string]: unknown } = {};
+      for (const [key, variant] of Object.entries(variants)) properties[key] = variant?.value;
+      return { ref: asRef(entry[0]), properties };
+    });
+  }
+
+  // Registry
+  async registerEvent(event: string): Promise<void> {
+    try {
+      await this.call(
+        ['org.a11y.atspi.Registry', '/org/a11y/atspi/registry'],
+        IFACE.Registry,
+        'RegisterEvent',
+        'sass',
+        [event, [], ''],
+      );
+    } catch {
+      // Older registries take only the event name.
+      await this.call(['org.a11y.atspi.Registry', '/org/a11y/atspi/registry'], IFACE.Registry, 'RegisterEvent', 's', [
+        event,
+      ]);
+    }
+  }
+  async deregisterEvent(event: string): Promise<void> {
+    await this.call(['org.a11y.atspi.Registry', '/org/a11y/atspi/registry'], IFACE.Registry, 'DeregisterEvent', 's', [
+      event,
+    ]);
+  }
+
+  // Bus daemon
+  async getConnectionUnixProcessId(busName: string): Promise<number | undefined> {
+    try {
+      const [pid] = await this.client.call({
+        destination: 'org.freedesktop.DBus',
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus',
+        member: 'GetConnectionUnixProcessID',
+        signature: 's',
+        body: [busName],
+      });
+      return typeof pid === 'number' ? pid : Number(pid);
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,340 @@
+import dbusNext from 'dbus-next';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { toDbusNextAddress } from './bus-address.js';
+
+/**
+ * A thin, fast layer over dbus-next: low-level `bus.call` with hard-coded signatures (no introspection), a timeout on
+ * every call, and per-destination flow control so that thousands of pipelined calls neither flood one application
+ * nor let a hung application stall calls to the others.
+ */
+
+const { Message, sessionBus } = dbusNext;
+type DbusMessage = InstanceType<typeof Message>;
+type DbusBus = ReturnType<typeof sessionBus>;
+
+export const DEFAULT_CALL_TIMEOUT_MS = 1000;
+/** How long a destination that timed out is treated as hung (calls fail fast) before it is tried again. */
+const HUNG_BACKOFF_MS = 3000;
+const DEFAULT_MAX_IN_FLIGHT = 96;
+
+export interface CallSpec {
+  destination: string;
+  path: string;
+  interface: string;
+  member: string;
+  signature?: string;
+  body?: unknown[];
+  /** Overrides the client's per-call timeout (bulk calls that return a whole tree get longer). */
+  timeoutMs?: number;
+}
+
+export interface SignalMessage {
+  sender: string;
+  path: string;
+  interface: string;
+  member: string;
+  signature: string;
+  body: unknown[];
+}
+
+interface Pending {
+  spec: CallSpec;
+  resolve: (body: unknown[]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface DestinationState {
+  inFlight: number;
+  queue: Pending[];
+  hungUntil: number;
+}
+
+/** D-Bus error names that mean the object or its application is gone. */
+const GONE_ERRORS = new Set([
+  'org.freedesktop.DBus.Error.ServiceUnknown',
+  'org.freedesktop.DBus.Error.NameHasNoOwner',
+  'org.freedesktop.DBus.Error.NoReply',
+  'org.freedesktop.DBus.Error.UnknownObject',
+  'org.freedesktop.DBus.Error.Disconnected',
+]);
+
+export function isGoneError(error: unknown): boolean {
+  return error instanceof InspectorError && error.code === 'stale-node';
+}
+
+export function isNotRespondingError(error: unknown): boolean {
+  return error instanceof InspectorError && error.code === 'not-responding';
+}
+
+export class DbusClient {
+  private readonly destinations = new Map<string, DestinationState>();
+  private readonly signalListeners = new Set<(signal: SignalMessage) => void>();
+  private closed = false;
+  /** Number of method calls sent, for benchmarks and tests. */
+  callCount = 0;
+
+  private constructor(
+    private readonly bus: DbusBus,
+    readonly address: string,
+    readonly callTimeoutMs: number,
+    private readonly maxInFlight: number,
+  ) {
+    bus.on('message', (msg: DbusMessage) => {
+      if (msg.type !== dbusNext.MessageType.SIGNAL || this.signalListeners.size === 0) return;
+      const signal: SignalMessage = {
+        sender: msg.sender,
+        path: msg.path,
+        interface: msg.interface,
+        member: msg.member,
+        signature: msg.signature,
+        body: msg.body,
+      };
+      for (const listener of this.signalListeners) {
+        try {
+          listener(signal);
+        } catch {
+          // A listener's failure must not break the connection's message loop.
+        }
+      }
+    });
+    bus.on('error', () => {
+      this.closed = true;
+    });
+  }
+
+  /** Connects to a bus address (`unix:path=`, `unix:abstract=` ...), never through the optional usocket module. */
+  static async connect(
+    address: string,
+    options: { callTimeoutMs?: number; maxInFlight?: number } = {},
+  ): Promise<DbusClient> {
+    const usable = toDbusNextAddress(address);
+    if (!usable) throw new InspectorError('provider-unavailable', `cannot connect to D-Bus address "${address}"`);
+    const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const bus = sessionBus({ busAddress: usable });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        try {
+          bus.disconnect();
+        } catch {
+          // already gone
+        }
+        reject(new InspectorError('timeout', `D-Bus connection to ${address} did not complete in ${timeoutMs * 3} ms`));
+      }, timeoutMs * 3);
+      const onConnect = () => {
+        cleanup();
+        resolve();
+      };
+      const onError = (error: unknown) => {
+        cleanup();
+        const message = error instanceof Error ? error.message : String(error);
+        reject(new InspectorError('provider-unavailable', `cannot connect to D-Bus at ${address}: ${message}`));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        bus.removeListener('connect', onConnect);
+        bus.removeListener('error', onError);
+      };
+      bus.on('connect', onConnect);
+      bus.on('error', onError);
+    });
+    return new DbusClient(bus, address, timeoutMs, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  }
+
+  /** This connection's unique name on the bus (`:1.42`). */
+  get uniqueName(): string {
+    return (this.bus as unknown as { name: string | null }).name ?? '';
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** True while calls to this destination fail fast because it recently timed out. */
+  isHung(destination: string): boolean {
+    const state = this.destinations.get(destination);
+    return state !== undefined && state.hungUntil > Date.now();
+  }
+
+  /** Calls a method and resolves with the reply body; rejects with an InspectorError (never with the arguments). */
+  call(spec: CallSpec): Promise<unknown[]> {
+    return new Promise<unknown[]>((resolve, reject) => {
+      if (this.closed) {
+        reject(new InspectorError('provider-unavailable', 'the accessibility bus connection is closed'));
+        return;
+      }
+      const state = this.stateOf(spec.destination);
+      if (state.hungUntil > Date.now()) {
+        reject(this.notResponding(spec, 0));
+        return;
+      }
+      state.queue.push({ spec, resolve, reject });
+      this.pump(spec.destination, state);
+    });
+  }
+
+  /** Reads one D-Bus property (`org.freedesktop.DBus.Properties.Get`) and unwraps the variant. */
+  async getProperty(destination: string, path: string, iface: string, name: string): Promise<unknown> {
+    const [variant] = await this.call({
+      destination,
+      path,
+      interface: 'org.freedesktop.DBus.Properties',
+      member: 'Get',
+      signature: 'ss',
+      body: [iface, name],
+    });
+    return (variant as { value: unknown } | undefined)?.value;
+  }
+
+  async setProperty(
+    destination: string,
+    path: string,
+    iface: string,
+    name: string,
+    signature: string,
+    value: unknown,
+  ): Promise<void> {
+    await this.call({
+      destination,
+      path,
+      interface: 'org.freedesktop.DBus.Properties',
+      member: 'Set',
+      signature: 'ssv',
+      body: [iface, name, new dbusNext.Variant(signature, value)],
+    });
+  }
+
+  onSignal(listener: (signal: SignalMessage) => void): () => void {
+    this.signalListeners.add(listener);
+    return () => this.signalListeners.delete(listener);
+  }
+
+  async addMatch(rule: string): Promise<void> {
+    await this.call({
+      destination: 'org.freedesktop.DBus',
+      path: '/org/freedesktop/DBus',
+      interface: 'org.freedesktop.DBus',
+      member: 'AddMatch',
+      signature: 's',
+      body: [rule],
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.signalListeners.clear();
+    for (const [, state] of this.destinations) {
+      for (const pending of state.queue.splice(0)) {
+        pending.reject(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
+      }
+    }
+    try {
+      this.bus.disconnect();
+    } catch {
+      // already disconnected
+    }
+  }
+
+  private stateOf(destination: string): DestinationState {
+    let state = this.destinations.get(destination);
+    if (!state) {
+      state = { inFlight: 0, queue: [], hungUntil: 0 };
+      this.destinations.set(destination, state);
+    }
+    return state;
+  }
+
+  private pump(destination: string, state: DestinationState): void {
+    while (state.inFlight < this.maxInFlight && state.queue.length > 0) {
+      const pending = state.queue.shift() as Pending;
+      if (state.hungUntil > Date.now()) {
+        pending.reject(this.notResponding(pending.spec, 0));
+        continue;
+      }
+      this.send(destination, state, pending);
+    }
+  }
+
+  private send(destination: string, state: DestinationState, pending: Pending): void {
+    const { spec } = pending;
+    const timeoutMs = spec.timeoutMs ?? this.callTimeoutMs;
+    const message = new Message({
+      destination: spec.destination,
+      path: spec.path,
+      interface: spec.interface,
+      member: spec.member,
+      ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
+    });
+    message.serial = this.bus.newSerial();
+    const serial = message.serial;
+    state.inFlight++;
+    this.callCount++;
+    let settled = false;
+    const finish = () => {
+      settled = true;
+      clearTimeout(timer);
+      state.inFlight--;
+      this.pump(destination, state);
+    };
+    const timer = setTimeout(() => {
+      if (settled) return;
+      // Forget the reply handler so a late answer is dropped and nothing leaks.
+      const handlers = (this.bus as unknown as { _methodReturnHandlers: Record<number, unknown> })
+        ._methodReturnHandlers;
+      delete handlers[serial];
+      state.hungUntil = Date.now() + HUNG_BACKOFF_MS;
+      finish();
+      pending.reject(this.notResponding(spec, timeoutMs));
+      // Everything queued behind a hung call would time out too: fail it now.
+      this.pump(destination, state);
+    }, timeoutMs);
+    let promise: Promise<DbusMessage | null>;
+    try {
+      promise = this.bus.call(message);
+    } catch (error) {
+      finish();
+      pending.reject(toCallError(spec, error));
+      return;
+    }
+    promise.then(
+      (reply) => {
+        if (settled) return;
+        if (state.hungUntil !== 0) state.hungUntil = 0;
+        finish();
+        pending.resolve(reply?.body ?? []);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        finish();
+        pending.reject(toCallError(spec, error));
+      },
+    );
+  }
+
+  private notResponding(spec: CallSpec, timeoutMs: number): InspectorError {
+    const what = `${spec.interface.replace('org.a11y.atspi.', '')}.${spec.member}`;
+    const message =
+      timeoutMs > 0
+        ? `application ${spec.destination} is not responding (${what} got no answer within ${timeoutMs} ms)`
+        : `application ${spec.destination} is not responding (it timed out recently; ${what} not sent)`;
+    return new InspectorError('not-responding', message, { runtimeId: `atspi://${spec.destination}${spec.path}` });
+  }
+}
+
+function toCallError(spec: CallSpec, error: unknown): InspectorError {
+  const runtimeId = `atspi://${spec.destination}${spec.path}`;
+  const what = `${spec.interface}.${spec.member}`;
+  if (error instanceof dbusNext.DBusError) {
+    // The D-Bus error text never carries our arguments; still, only its name and the method go into the message.
+    if (GONE_ERRORS.has(error.type)) {
+      return new InspectorError('stale-node', `the element is gone (${what}: ${error.type})`, { runtimeId });
+    }
+    if (error.type === 'org.freedesktop.DBus.Error.UnknownMethod') {
+      return new InspectorError('unsupported', `${what} is not available on this element`, { runtimeId });
+    }
+    return new InspectorError('action-failed', `${what} failed: ${error.type}`, { runtimeId });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new InspectorError('internal', `${what} failed: ${message}`, { runtimeId });
+}

@@ -1,0 +1,179 @@
+import { AttributeNames as A } from '../../../shared/model/attributes.js';
+import type { AtspiCalls, ObjectRef } from './atspi-calls.js';
+import { isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
+import type { DbusClient, SignalMessage } from './dbus-client.js';
+import { runtimeIdOf } from './node-data.js';
+
+/**
+ * Event subscription: registers the AT-SPI events the provider listens to (applications only emit events someone
+ * registered for; registering also makes at-spi2-atk expose its Cache) and turns the D-Bus signals into typed
+ * changes. The provider applies them to its node store and forwards ProviderEvents. Event bodies that carry text
+ * (text-changed) are not subscribed to, so no field contents ever pass through here.
+ */
+
+export const REGISTERED_EVENTS = [
+  'object:children-changed',
+  'object:property-change',
+  'object:state-changed',
+  'window:create',
+  'window:destroy',
+] as const;
+
+const MATCH_RULES = [
+  "type='signal',interface='org.a11y.atspi.Event.Object'",
+  "type='signal',interface='org.a11y.atspi.Event.Window'",
+  "type='signal',interface='org.a11y.atspi.Cache'",
+  "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'",
+];
+
+export type AtspiChange =
+  | { kind: 'children-added'; parent: string; child: string | undefined; index: number; fromRegistry: boolean }
+  | { kind: 'children-removed'; parent: string; child: string | undefined; index: number; fromRegistry: boolean }
+  | { kind: 'property'; target: string; property: string; attributes: string[]; name?: string; description?: string }
+  | { kind: 'state'; target: string; state: string; on: boolean; attributes: string[] }
+  | { kind: 'window'; target: string; event: string }
+  | { kind: 'cache-add'; target: string; parent: string | undefined }
+  | { kind: 'cache-remove'; target: string }
+  | { kind: 'application-gone'; busName: string };
+
+const STATE_ATTRIBUTES: { readonly [state: string]: readonly string[] } = {
+  focused: [A.IsFocused],
+  enabled: [A.IsEnabled],
+  sensitive: [A.IsEnabled],
+  visible: [A.IsVisible],
+  showing: [A.IsVisible, A.IsInView],
+  selected: [A.IsSelected],
+  selectable: [A.IsSelected],
+  expanded: [A.IsExpanded],
+  expandable: [A.IsExpanded],
+  checked: [A.ToggleState],
+  pressed: [A.ToggleState],
+  indeterminate: [A.ToggleState],
+  checkable: [A.ToggleState],
+  editable: [A.IsReadOnly],
+  'read-only': [A.IsReadOnly],
+  iconified: [A.IsMinimized],
+  defunct: [],
+};
+
+const PROPERTY_ATTRIBUTES: { readonly [property: string]: readonly string[] } = {
+  'accessible-name': [A.Name],
+  'accessible-description': [A.Description],
+  'accessible-value': [A.Value],
+  'accessible-role': [A.Role],
+  'accessible-id': [A.Id],
+  'accessible-parent': [],
+};
+
+function refFrom(value: unknown): ObjectRef | undefined {
+  const pair = (value as { value?: unknown } | undefined)?.value ?? value;
+  if (Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string') {
+    return [pair[0], pair[1]];
+  }
+  return undefined;
+}
+
+/** Translates one D-Bus signal; undefined for signals the provider does not use. */
+export function translateSignal(signal: SignalMessage, registryOwner: string | undefined): AtspiChange | undefined {
+  const body = signal.body;
+  if (signal.interface === 'org.freedesktop.DBus' && signal.member === 'NameOwnerChanged') {
+    const [name, , newOwner] = body as [string, string, string];
+    if (typeof name === 'string' && name.startsWith(':') && newOwner === '') {
+      return { kind: 'application-gone', busName: name };
+    }
+    return undefined;
+  }
+  const target = runtimeIdOf([signal.sender, signal.path]);
+  if (signal.interface === 'org.a11y.atspi.Event.Object') {
+    const detail = String(body[0] ?? '');
+    const detail1 = Number(body[1] ?? 0);
+    const anyData = body[3];
+    switch (signal.member) {
+      case 'ChildrenChanged': {
+        const childRef = refFrom(anyData);
+        const child = childRef && !isNullRef(childRef) ? runtimeIdOf(childRef) : undefined;
+        const fromRegistry =
+          signal.path === ROOT_PATH && registryOwner !== undefined && signal.sender === registryOwner;
+        const kind = detail.startsWith('remove') ? 'children-removed' : 'children-added';
+        return { kind, parent: target, child, index: detail1, fromRegistry };
+      }
+      case 'PropertyChange': {
+        const change: AtspiChange = {
+          kind: 'property',
+          target,
+          property: detail,
+          attributes: [...(PROPERTY_ATTRIBUTES[detail] ?? [])],
+        };
+        const value = (anyData as { value?: unknown } | undefined)?.value;
+        if (detail === 'accessible-name' && typeof value === 'string') change.name = value;
+        if (detail === 'accessible-description' && typeof value === 'string') change.description = value;
+        return change;
+      }
+      case 'StateChanged':
+        return {
+          kind: 'state',
+          target,
+          state: detail,
+          on: detail1 === 1,
+          attributes: [...(STATE_ATTRIBUTES[detail] ?? [])],
+        };
+      default:
+        return undefined;
+    }
+  }
+  if (signal.interface === 'org.a11y.atspi.Event.Window') {
+    return { kind: 'window', target, event: signal.member };
+  }
+  if (signal.interface === 'org.a11y.atspi.Cache') {
+    if (signal.member === 'AddAccessible') {
+      const item = body[0] as unknown[] | undefined;
+      const ref = refFrom(item?.[0]);
+      const parent = refFrom(item?.[2]);
+      if (!ref) return undefined;
+      return { kind: 'cache-add', target: runtimeIdOf(ref), parent: parent ? runtimeIdOf(parent) : undefined };
+    }
+    if (signal.member === 'RemoveAccessible') {
+      const ref = refFrom(body[0]);
+      return ref ? { kind: 'cache-remove', target: runtimeIdOf(ref) } : undefined;
+    }
+  }
+  return undefined;
+}
+
+export interface EventSubscription {
+  /** Unique name of the registry daemon (its root ChildrenChanged are application additions and removals). */
+  registryOwner: string | undefined;
+  stop(): void;
+}
+
+/** Registers the events and the match rules and starts delivering translated changes. */
+export async function subscribeToEvents(
+  client: DbusClient,
+  calls: AtspiCalls,
+  onChange: (change: AtspiChange) => void,
+): Promise<EventSubscription> {
+  let registryOwner: string | undefined;
+  try {
+    const [owner] = await client.call({
+      destination: 'org.freedesktop.DBus',
+      path: '/org/freedesktop/DBus',
+      interface: 'org.freedesktop.DBus',
+      member: 'GetNameOwner',
+      signature: 's',
+      body: [REGISTRY_NAME],
+    });
+    registryOwner = typeof owner === 'string' ? owner : undefined;
+  } catch {
+    registryOwner = undefined;
+  }
+  const subscription: EventSubscription = { registryOwner, stop: () => undefined };
+  const stopListening = client.onSignal((signal) => {
+    const change = translateSignal(signal, subscription.registryOwner);
+    if (change) onChange(change);
+  });
+  await Promise.all(MATCH_RULES.map((rule) => client.addMatch(rule).catch(() => undefined)));
+  await Promise.all(REGISTERED_EVENTS.map((event) => calls.registerEvent(event).catch(() => undefined)));
+  // The registry drops our registrations by itself when this connection closes.
+  subscription.stop = stopListening;
+  return subscription;
+}

@@ -1,0 +1,422 @@
+import { InspectorError } from '../../../shared/model/errors.js';
+import type {
+  ProviderContext,
+  ProviderDescriptor,
+  ProviderEvent,
+  ProviderEventListener,
+  ProviderNode,
+  ProviderStatus,
+  UiTreeProvider,
+} from '../../runtime/provider.js';
+import type { WindowManager } from '../../runtime/platform.js';
+import { resolveAccessibilityBus, type Environment } from './accessibility-status.js';
+import type { ObjectRef } from './atspi-calls.js';
+import { AtspiCalls, isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
+import { DbusClient, DEFAULT_CALL_TIMEOUT_MS, isGoneError, isNotRespondingError } from './dbus-client.js';
+import type { AtspiChange, EventSubscription } from './events.js';
+import { subscribeToEvents } from './events.js';
+import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
+import { hasInterface, newNodeData, runtimeIdOf } from './node-data.js';
+import { AtspiNode, type NodeHost } from './node.js';
+import { readProcessInfo } from './process-info.js';
+import { ATSPI_ROLE } from './roles.js';
+import { hasState, S, stateNumber, withState } from './states.js';
+import { NodeStore, TreeLoader } from './tree-loader.js';
+
+export const ATSPI_DESCRIPTOR: ProviderDescriptor = {
+  id: 'atspi',
+  displayName: 'AT-SPI2 (Linux accessibility bus)',
+  technology: 'AT-SPI2',
+  kind: 'native',
+  eventCapabilities: 'StructureWithProperties',
+  optIn: false,
+  defaultOn: ['linux'],
+};
+
+export interface AtspiProviderOptions {
+  callTimeoutMs?: number;
+  /** Timeout of the bulk calls that return whole trees; default 10x the call timeout, at least 5 s. */
+  bulkTimeoutMs?: number;
+  /** Bulk loading on (default) or off (lazy GetChildren walks only, for comparison). */
+  bulk?: boolean;
+  env?: Environment;
+  /** Connect to this bus directly instead of resolving it. */
+  busAddress?: string;
+  windowManager?: WindowManager;
+  /** Process ids whose applications are left out (default: this process). */
+  excludeProcessIds?: readonly number[];
+}
+
+/** The AT-SPI2 provider: the applications on the accessibility bus and their trees, live. */
+export class AtspiProvider implements UiTreeProvider, NodeHost {
+  readonly descriptor = ATSPI_DESCRIPTOR;
+  readonly store = new NodeStore();
+  readonly loader: TreeLoader;
+  readonly calls: AtspiCalls;
+  private readonly nodes = new WeakMap<NodeData, AtspiNode>();
+  private readonly apps = new Map<string, { app: ApplicationData; root: NodeData | undefined }>();
+  private readonly listeners = new Set<ProviderEventListener>();
+  private subscription: EventSubscription | undefined;
+  private stopped = false;
+  private readonly excluded: ReadonlySet<number>;
+  private lastError: string | undefined;
+
+  private constructor(
+    readonly client: DbusClient,
+    readonly windowManager: WindowManager | undefined,
+    private readonly options: AtspiProviderOptions,
+  ) {
+    this.calls = new AtspiCalls(client);
+    const callTimeout = client.callTimeoutMs;
+    this.loader = new TreeLoader(this.calls, this.store, {
+      bulkTimeoutMs: options.bulkTimeoutMs ?? Math.max(5000, callTimeout * 10),
+    });
+    this.excluded = new Set(options.excludeProcessIds ?? [process.pid]);
+  }
+
+  static async create(options: AtspiProviderOptions = {}): Promise<AtspiProvider> {
+    const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const address = options.busAddress ?? (await resolveAccessibilityBus(options.env ?? process.env, timeoutMs));
+    const client = await DbusClient.connect(address, { callTimeoutMs: timeoutMs });
+    const provider = new AtspiProvider(client, options.windowManager, options);
+    try {
+      provider.subscription = await subscribeToEvents(client, provider.calls, (change) => provider.apply(change));
+    } catch (error) {
+      client.close();
+      throw error;
+    }
+    return provider;
+  }
+
+  static fromContext(context: ProviderContext): Promise<AtspiProvider> {
+    return AtspiProvider.create({
+      ...(context.options.callTimeoutMs ? { callTimeoutMs: context.options.callTimeoutMs } : {}),
+      ...(context.windowManager ? { windowManager: context.windowManager } : {}),
+    });
+  }
+
+  nodeFor(data: NodeData): AtspiNode {
+    let node = this.nodes.get(data);
+    if (!node) {
+      node = new AtspiNode(this, data, data.ref[1] === ROOT_PATH && data.role === ATSPI_ROLE.Application);
+      this.nodes.set(data, node);
+    }
+    return node;
+  }
+
+  ensureBulk(root: NodeData): Promise<void> {
+    const app = root.app;
+    if (this.options.bulk === false) {
+      app.bulk = 'lazy';
+      return Promise.resolve();
+    }
+    if (!app.bulkPromise) {
+      app.bulk = 'loading';
+      app.bulkPromise = this.loader.bulkLoad(root).catch((error: unknown) => {
+        app.bulk = 'lazy';
+        app.loadedBy = 'GetChildren';
+        if (isNotRespondingError(error) || isGoneError(error)) {
+          app.bulkPromise = undefined;
+          app.bulk = 'none';
+          throw error;
+        }
+      });
+    }
+    return app.bulkPromise;
+  }
+
+  /** The applications on the bus (own process and registrations without children left out). */
+  async roots(): Promise<readonly ProviderNode[]> {
+    this.checkRunning();
+    let refs: ObjectRef[];
+    try {
+      refs = await this.calls.getChildren([REGISTRY_NAME, ROOT_PATH]);
+    } catch (error) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      throw new InspectorError('provider-unavailable', `the AT-SPI registry does not answer: ${this.lastError}`);
+    }
+    const live = new Set<string>();
+    const results = await Promise.all(
+      refs
+        .filter((ref) => !isNullRef(ref))
+        .map(async (ref) => {
+          live.add(ref[0]);
+          return this.application(ref);
+        }),
+    );
+    for (const [busName, entry] of this.apps) {
+      if (!live.has(busName)) this.forgetApplication(entry.app);
+    }
+    return results.filter((node): node is AtspiNode => node !== undefined);
+  }
+
+  private async application(ref: ObjectRef): Promise<AtspiNode | undefined> {
+    const busName = ref[0];
+    let entry = this.apps.get(busName);
+    if (!entry) {
+      const app: ApplicationData = {
+        busName,
+        root: ref,
+        processId: undefined,
+        processInfo: undefined,
+        bulk: 'none',
+        bulkPromise: undefined,
+        loadedBy: undefined,
+        problems: [],
+        gone: false,
+      };
+      entry = { app, root: undefined };
+      this.apps.set(busName, entry);
+      const pid = await this.calls.getConnectionUnixProcessId(busName);
+      app.processId = pid;
+      if (pid !== undefined) app.processInfo = await readProcessInfo(pid);
+    }
+    const { app } = entry;
+    if (app.processId !== undefined && this.excluded.has(app.processId)) return undefined;
+    if (!entry.root || (entry.root.stale && !this.client.isHung(busName)) || entry.root.childCount === 0) {
+      let header: NodeHeader;
+      let hung = false;
+      try {
+        header = await this.loader.fetchHeader(ref);
+      } catch (error) {
+        if (isGoneError(error)) {
+          this.forgetApplication(app);
+          return undefined;
+        }
+        if (!isNotRespondingError(error)) throw error;
+        // A hung application still appears, named after its process; its nodes report not-responding.
+        hung = true;
+        header = {
+          role: ATSPI_ROLE.Application,
+          name: app.processInfo?.processName ?? busName,
+          description: '',
+          accessibleId: '',
+          states: [],
+          interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Application'],
+          childCount: -1,
+        };
+      }
+      header.role = ATSPI_ROLE.Application;
+      if (entry.root) {
+        Object.assign(entry.root, header, { stale: hung });
+      } else {
+        entry.root = newNodeData(ref, app, undefined, header);
+        entry.root.stale = hung;
+        this.store.put(entry.root);
+      }
+    }
+    if (entry.root.childCount === 0) return undefined;
+    return this.nodeFor(entry.root);
+  }
+
+  private forgetApplication(app: ApplicationData): void {
+    app.gone = true;
+    this.store.removeApplication(app);
+    this.apps.delete(app.busName);
+  }
+
+  subscribe(listener: ProviderEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: ProviderEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener must not break event delivery to the others.
+      }
+    }
+  }
+
+  /** Applies one change to the node store (targeted invalidation) and forwards it. */
+  private apply(change: AtspiChange): void {
+    if (this.stopped) return;
+    switch (change.kind) {
+      case 'application-gone': {
+        const entry = this.apps.get(change.busName);
+        if (!entry) return;
+        const runtimeId = entry.root?.key ?? runtimeIdOf([change.busName, ROOT_PATH]);
+        this.forgetApplication(entry.app);
+        this.emit({ kind: 'NodeRemoved', runtimeId });
+        return;
+      }
+      case 'children-added':
+      case 'children-removed': {
+        if (change.fromRegistry) {
+          // An application registered or left.
+          if (change.kind === 'children-removed' && change.child) {
+            const busName = change.child.slice('atspi://'.length).split('/')[0] ?? '';
+            const entry = this.apps.get(busName);
+            if (entry) this.forgetApplication(entry.app);
+            this.emit({ kind: 'NodeRemoved', runtimeId: change.child });
+          } else if (change.child) {
+            this.emit({ kind: 'NodeAdded', runtimeId: change.child });
+          } else {
+            this.emit({ kind: 'TreeInvalidated', reason: 'applications changed' });
+          }
+          return;
+        }
+        const parent = this.store.get(change.parent);
+        if (!parent) return;
+        parent.children = undefined;
+        const parentNode = this.nodes.get(parent);
+        if (parentNode) parentNode.invalidate();
+        parent.stale = false;
+        if (change.kind === 'children-removed') {
+          if (change.child) this.store.removeSubtree(change.child);
+          this.emit({
+            kind: 'NodeRemoved',
+            runtimeId: change.child ?? parent.key,
+            parentRuntimeId: parent.key,
+          });
+        } else {
+          if (parent.ref[1] === ROOT_PATH) parent.childCount = Math.max(parent.childCount, 1);
+          this.emit({ kind: 'NodeAdded', runtimeId: change.child ?? parent.key, parentRuntimeId: parent.key });
+        }
+        return;
+      }
+      case 'property': {
+        const data = this.store.get(change.target);
+        if (!data) return;
+        if (change.name !== undefined) data.name = change.name;
+        else if (change.description !== undefined) data.description = change.description;
+        else if (change.property === 'accessible-parent' || change.property === 'accessible-role') data.stale = true;
+        this.emit({ kind: 'NodeUpdated', runtimeId: data.key, attributes: change.attributes });
+        return;
+      }
+      case 'state': {
+        const data = this.store.get(change.target);
+        if (!data) return;
+        const state = stateNumber(change.state);
+        if (state > 0) data.states = withState(data.states, state, change.on);
+        if (state === S.Defunct && change.on) {
+          this.store.removeSubtree(data.key);
+          this.emit({
+            kind: 'NodeRemoved',
+            runtimeId: data.key,
+            ...(data.parentKey ? { parentRuntimeId: data.parentKey } : {}),
+          });
+          return;
+        }
+        this.emit({ kind: 'NodeUpdated', runtimeId: data.key, attributes: change.attributes });
+        return;
+      }
+      case 'window': {
+        if (change.event === 'Create' || change.event === 'Destroy') {
+          const data = this.store.get(change.target);
+          const app = this.apps.get(change.target.slice('atspi://'.length).split('/')[0] ?? '');
+          const root = app?.root;
+          if (root) {
+            root.children = undefined;
+            root.childCount = Math.max(root.childCount, 1);
+            this.emit({
+              kind: change.event === 'Create' ? 'NodeAdded' : 'NodeRemoved',
+              runtimeId: change.target,
+              parentRuntimeId: root.key,
+            });
+          }
+          if (data && change.event === 'Destroy') this.store.removeSubtree(data.key);
+        }
+        return;
+      }
+      case 'cache-add':
+      case 'cache-remove':
+        // Structure comes with children-changed; the cache signals only confirm it.
+        return;
+    }
+  }
+
+  status(): ProviderStatus {
+    if (this.stopped) return { state: 'unavailable', message: 'the provider was shut down' };
+    if (this.client.isClosed) return { state: 'unavailable', message: 'the accessibility bus connection was lost' };
+    const hung = [...this.apps.values()].filter(({ app }) => this.client.isHung(app.busName));
+    const problems = [...this.apps.values()].flatMap(({ app }) => app.problems);
+    const details: { [key: string]: string | number | boolean } = {
+      busAddress: this.client.address,
+      applications: this.apps.size,
+      cachedNodes: this.store.nodes.size,
+      calls: this.client.callCount,
+    };
+    if (hung.length > 0) details.notResponding = hung.map(({ app }) => app.busName).join(' ');
+    if (problems.length > 0) details.problems = problems.slice(0, 20).join('; ');
+    if (hung.length > 0) {
+      const names = hung.map(({ app, root }) => root?.name ?? app.busName).join(', ');
+      return { state: 'degraded', message: `not responding: ${names}`, details };
+    }
+    return { state: 'ready', details, ...(this.lastError ? { message: this.lastError } : {}) };
+  }
+
+  /** Elements at a desktop point inside the application with this process id (or any), deepest first. */
+  async nodesAtPoint(point: { x: number; y: number }, processId: number | undefined): Promise<readonly ProviderNode[]> {
+    const roots = (await this.roots()) as AtspiNode[];
+    const candidates = roots.filter((root) => processId === undefined || root.data.app.processId === processId);
+    for (const appNode of candidates) {
+      let windows: AtspiNode[];
+      try {
+        windows = (await appNode.children()) as AtspiNode[];
+      } catch {
+        continue;
+      }
+      const hits: AtspiNode[] = [];
+      for (const window of windows) {
+        const data = window.data;
+        if (!hasInterface(data, 'Component') || !hasState(data.states, S.Showing)) continue;
+        try {
+          const r = await this.calls.getExtents(data.ref);
+          if (point.x >= r.x && point.y >= r.y && point.x < r.x + r.width && point.y < r.y + r.height)
+            hits.push(window);
+        } catch {
+          continue;
+        }
+      }
+      hits.sort((a, b) => Number(hasState(b.data.states, S.Active)) - Number(hasState(a.data.states, S.Active)));
+      const window = hits[0];
+      if (!window) continue;
+      const chain: AtspiNode[] = [window];
+      let current = window.data;
+      for (let depth = 0; depth < 200; depth++) {
+        let ref: ObjectRef;
+        try {
+          ref = await this.calls.getAccessibleAtPoint(current.ref, point.x, point.y);
+        } catch {
+          break;
+        }
+        if (isNullRef(ref)) break;
+        const key = runtimeIdOf(ref);
+        if (key === current.key || chain.some((n) => n.runtimeId === key)) break;
+        let data = this.store.get(key);
+        if (!data || data.stale) {
+          try {
+            const header = await this.loader.fetchHeader(ref);
+            if (data) Object.assign(data, header, { stale: false });
+            else {
+              data = newNodeData(ref, current.app, current.key, header);
+              this.store.put(data);
+            }
+          } catch {
+            break;
+          }
+        }
+        chain.push(this.nodeFor(data));
+        if (!hasInterface(data, 'Component')) break;
+        current = data;
+      }
+      return chain.reverse();
+    }
+    return [];
+  }
+
+  private checkRunning(): void {
+    if (this.stopped) throw new InspectorError('provider-unavailable', 'the AT-SPI provider was shut down');
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.subscription?.stop();
+    this.listeners.clear();
+    this.client.close();
+  }
+}

@@ -1,0 +1,396 @@
+import type { AtspiCalls, CacheItem, ObjectRef, TreeEntry } from './atspi-calls.js';
+import { IFACE, isNullRef } from './atspi-calls.js';
+import { isGoneError, isNotRespondingError } from './dbus-client.js';
+import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
+import { newNodeData, runtimeIdOf } from './node-data.js';
+
+/**
+ * Loads the tree: in bulk where an application offers it (`Cache.GetItems` when the cache is complete, otherwise
+ * `Collection.GetTree` for the structure with named safe properties and the cache, filled up by pipelined calls, for
+ * role and states), or lazily node by node with pipelined `GetChildren` calls. Cycles and absurd child counts are
+ * detected and reported instead of followed.
+ */
+
+/** More children than this under one element is treated as broken data; the rest is cut off and reported. */
+export const MAX_CHILDREN = 50_000;
+/** Deeper than this is treated as a cycle the ids did not reveal. */
+export const MAX_DEPTH = 1_000;
+
+export class NodeStore {
+  readonly nodes = new Map<string, NodeData>();
+
+  get(key: string): NodeData | undefined {
+    return this.nodes.get(key);
+  }
+
+  put(data: NodeData): void {
+    this.nodes.set(data.key, data);
+  }
+
+  /** Marks a node and everything below it invalid and forgets them. */
+  removeSubtree(key: string): void {
+    const stack = [key];
+    while (stack.length > 0) {
+      const current = this.nodes.get(stack.pop() as string);
+      if (!current) continue;
+      current.invalid = true;
+      this.nodes.delete(current.key);
+      if (current.children) stack.push(...current.children);
+    }
+  }
+
+  /** Marks every node of an application invalid and forgets them. */
+  removeApplication(app: ApplicationData): void {
+    for (const [key, data] of this.nodes) {
+      if (data.app === app) {
+        data.invalid = true;
+        this.nodes.delete(key);
+      }
+    }
+  }
+
+  depthOf(data: NodeData): number {
+    let depth = 0;
+    let current: NodeData | undefined = data;
+    while (current?.parentKey && depth <= MAX_DEPTH) {
+      current = this.nodes.get(current.parentKey);
+      depth++;
+    }
+    return depth;
+  }
+
+  isAncestorOrSelf(candidateKey: string, data: NodeData): boolean {
+    let current: NodeData | undefined = data;
+    let steps = 0;
+    while (current && steps <= MAX_DEPTH) {
+      if (current.key === candidateKey) return true;
+      current = current.parentKey ? this.nodes.get(current.parentKey) : undefined;
+      steps++;
+    }
+    return false;
+  }
+}
+
+export interface LoaderOptions {
+  /** Timeout for the bulk calls that return a whole tree (they legitimately take longer than one call). */
+  bulkTimeoutMs: number;
+}
+
+export class TreeLoader {
+  constructor(
+    private readonly calls: AtspiCalls,
+    private readonly store: NodeStore,
+    private readonly options: LoaderOptions,
+  ) {}
+
+  /** Role, name, states, interfaces, child count, description and id of one object, in pipelined calls. */
+  async fetchHeader(ref: ObjectRef): Promise<NodeHeader> {
+    const c = this.calls;
+    const [role, name, states, interfaces, childCount, description, accessibleId] = await Promise.all([
+      c.getRole(ref),
+      c.getName(ref),
+      c.getState(ref),
+      c.getInterfaces(ref),
+      c.getChildCount(ref),
+      c.getDescription(ref),
+      c.getAccessibleId(ref),
+    ]);
+    return { role, name, states, interfaces, childCount, description, accessibleId };
+  }
+
+  /** Re-reads a stale node's header in place. */
+  async refreshHeader(data: NodeData): Promise<void> {
+    const header = await this.fetchHeader(data.ref);
+    Object.assign(data, header);
+    data.stale = false;
+  }
+
+  /** Loads the children of one node lazily (GetChildren, then the headers of unknown children in parallel). */
+  async loadChildren(data: NodeData): Promise<void> {
+    let refs = await this.calls.getChildren(data.ref);
+    if (refs.length > MAX_CHILDREN) {
+      data.app.problems.push(
+        `${data.key} reports ${refs.length} children; only the first ${MAX_CHILDREN} are shown (absurd child count)`,
+      );
+      refs = refs.slice(0, MAX_CHILDREN);
+    }
+    if (this.store.depthOf(data) >= MAX_DEPTH) {
+      data.app.problems.push(`${data.key} is nested deeper than ${MAX_DEPTH} levels; its children are not followed`);
+      data.children = [];
+      return;
+    }
+    const seen = new Set<string>();
+    const keep: ObjectRef[] = [];
+    for (const ref of refs) {
+      if (isNullRef(ref)) continue;
+      const key = runtimeIdOf(ref);
+      if (seen.has(key)) continue;
+      if (this.store.isAncestorOrSelf(key, data)) {
+        data.app.problems.push(`cycle: ${key} is listed as a child of its own descendant ${data.key}`);
+        continue;
+      }
+      seen.add(key);
+      keep.push(ref);
+    }
+    const results = await Promise.allSettled(
+      keep.map(async (ref) => {
+        const key = runtimeIdOf(ref);
+        const known = this.store.get(key);
+        if (known && !known.stale && !known.invalid) {
+          known.parentKey = data.key;
+          return known;
+        }
+        const header = await this.fetchHeader(ref);
+        const child = newNodeData(ref, data.app, data.key, header);
+        this.store.put(child);
+        return child;
+      }),
+    );
+    const children: string[] = [];
+    for (const result of results) {
+      if (result.status === 'fulfilled') {
+        children.push(result.value.key);
+      } else if (isNotRespondingError(result.reason)) {
+        throw result.reason;
+      } else if (!isGoneError(result.reason)) {
+        // A child that cannot be read for another reason is left out rather than failing its parent.
+        continue;
+      }
+    }
+    data.children = children;
+    data.childCount = children.length;
+  }
+
+  /**
+   * Loads an application's whole tree in bulk when it can; falls back to lazy loading ('lazy') when it cannot.
+   * Never asks for unnamed data: GetTree gets the named safe properties only.
+   */
+  async bulkLoad(root: NodeData): Promise<void> {
+    const app = root.app;
+    const timeoutMs = this.options.bulkTimeoutMs;
+    const cacheCall = () =>
+      this.calls.getCacheItems(app.busName, timeoutMs).catch((error: unknown) => {
+        if (isNotRespondingError(error)) throw error;
+        return undefined;
+      });
+    // Structure comes from GetTree where the application implements Collection (authoritative, and it makes a lazy
+    // application such as Chromium create its objects); role and states from the cache. Both are asked at once: on a
+    // warm application one round trip each is all it takes.
+    const treeCall = root.interfaces.includes(IFACE.Collection)
+      ? this.calls.getTree(root.ref, timeoutMs).catch((error: unknown) => {
+          if (isNotRespondingError(error)) throw error;
+          return undefined;
+        })
+      : Promise.resolve(undefined);
+    const [firstItems, tree] = await Promise.all([cacheCall(), treeCall]);
+    let items = firstItems;
+    let structure: Map<string, StructureInfo> | undefined;
+    let loadedBy: string;
+    if (tree) {
+      const fromTree = structureFromTree(tree, root.ref);
+      if (fromTree.problem) app.problems.push(fromTree.problem);
+      structure = fromTree.structure;
+    }
+    if (structure) {
+      loadedBy = 'Collection.GetTree+Cache.GetItems';
+      const cached = new Set((items ?? []).map((item) => runtimeIdOf(item.ref)));
+      let missing = 0;
+      for (const key of structure.keys()) if (!cached.has(key)) missing++;
+      // A cold application's cache was partial (or absent) before the walk created its objects: ask again.
+      if (missing > 1) items = (await cacheCall()) ?? items;
+    } else {
+      structure = items ? structureFromCache(items, root.ref) : undefined;
+      loadedBy = 'Cache.GetItems';
+    }
+    if (!structure) {
+      app.bulk = 'lazy';
+      app.loadedBy = 'GetChildren';
+      return;
+    }
+    const cacheByKey = new Map<string, CacheItem>();
+    for (const item of items ?? []) cacheByKey.set(runtimeIdOf(item.ref), item);
+    const treeByKey = new Map<string, TreeEntry>();
+    for (const entry of tree ?? []) treeByKey.set(runtimeIdOf(entry.ref), entry);
+
+    const missing: Array<{ key: string; ref: ObjectRef }> = [];
+    const headers = new Map<string, NodeHeader>();
+    for (const [key, info] of structure) {
+      if (key === root.key) continue;
+      const cached = cacheByKey.get(key);
+      const entry = treeByKey.get(key);
+      if (cached) {
+        headers.set(key, {
+          role: cached.role,
+          name: entry ? String(entry.properties.Name ?? cached.name) : cached.name,
+          description: entry ? String(entry.properties.Description ?? cached.description) : cached.description,
+          accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
+          states: cached.states,
+          interfaces: cached.interfaces,
+          childCount: info.children.length,
+        });
+      } else {
+        missing.push({ key, ref: info.ref });
+      }
+    }
+    // Nodes the cache did not hold: fetch what the structure pass did not bring, in pipelined calls.
+    await Promise.all(
+      missing.map(async ({ key, ref }) => {
+        const entry = treeByKey.get(key);
+        try {
+          if (entry) {
+            const [role, states, interfaces] = await Promise.all([
+              this.calls.getRole(ref),
+              this.calls.getState(ref),
+              this.calls.getInterfaces(ref),
+            ]);
+            headers.set(key, {
+              role,
+              states,
+              interfaces,
+              name: String(entry.properties.Name ?? ''),
+              description: String(entry.properties.Description ?? ''),
+              accessibleId: String(entry.properties.AccessibleId ?? ''),
+              childCount: structure.get(key)?.children.length ?? 0,
+            });
+          } else {
+            headers.set(key, await this.fetchHeader(ref));
+          }
+        } catch (error) {
+          if (isNotRespondingError(error)) throw error;
+          // Gone meanwhile: left out below.
+        }
+      }),
+    );
+    // Cache items carry no AccessibleId: when GetTree did not run, read it for the nodes that have a cache item.
+    if (!tree) {
+      await Promise.all(
+        [...headers].map(async ([key, header]) => {
+          if (header.accessibleId) return;
+          const ref = structure.get(key)?.ref;
+          if (ref) header.accessibleId = await this.calls.getAccessibleId(ref).catch(() => '');
+        }),
+      );
+    }
+    for (const [key, info] of structure) {
+      const header = key === root.key ? undefined : headers.get(key);
+      let data: NodeData | undefined = key === root.key ? root : undefined;
+      if (!data && header) {
+        const existing = this.store.get(key);
+        if (existing && !existing.invalid) {
+          Object.assign(existing, header, { parentKey: info.parentKey, stale: false });
+          data = existing;
+        } else {
+          data = newNodeData(info.ref, app, info.parentKey, header);
+          this.store.put(data);
+        }
+      }
+      if (!data) continue;
+      data.children = info.children.filter((child) => child === root.key || headers.has(child));
+      data.childCount = data.children.length;
+    }
+    app.bulk = 'loaded';
+    app.loadedBy = loadedBy;
+  }
+}
+
+interface StructureInfo {
+  ref: ObjectRef;
+  parentKey: string | undefined;
+  children: string[];
+}
+
+/**
+ * Structure from the cache, only when it is complete from the root down: every node's children are all in the
+ * cache with distinct indices. A partial cache returns undefined (never trusted for structure).
+ */
+export function structureFromCache(
+  items: readonly CacheItem[],
+  root: ObjectRef,
+): Map<string, StructureInfo> | undefined {
+  const rootKey = runtimeIdOf(root);
+  const byKey = new Map<string, CacheItem>();
+  for (const item of items) byKey.set(runtimeIdOf(item.ref), item);
+  const childrenOf = new Map<string, Array<{ index: number; key: string }>>();
+  for (const item of items) {
+    if (isNullRef(item.parent)) continue;
+    const parentKey = runtimeIdOf(item.parent);
+    const key = runtimeIdOf(item.ref);
+    if (key === rootKey) continue;
+    let list = childrenOf.get(parentKey);
+    if (!list) childrenOf.set(parentKey, (list = []));
+    list.push({ index: item.indexInParent ?? list.length, key });
+  }
+  const out = new Map<string, StructureInfo>();
+  const stack: Array<{ key: string; ref: ObjectRef; parentKey: string | undefined; depth: number }> = [
+    { key: rootKey, ref: root, parentKey: undefined, depth: 0 },
+  ];
+  const rootItem = byKey.get(rootKey);
+  if (rootItem === undefined && !childrenOf.has(rootKey)) return undefined;
+  while (stack.length > 0) {
+    const { key, ref, parentKey, depth } = stack.pop() as (typeof stack)[number];
+    if (out.has(key) || depth > MAX_DEPTH) return undefined;
+    const item = byKey.get(key);
+    let children: string[];
+    if (item?.children) {
+      children = item.children.filter((c) => !isNullRef(c)).map(runtimeIdOf);
+      if (!children.every((c) => byKey.has(c))) return undefined;
+    } else {
+      const list = (childrenOf.get(key) ?? []).sort((a, b) => a.index - b.index);
+      const expected = item ? item.childCount : list.length;
+      if (list.length !== expected) return undefined;
+      for (let i = 0; i < list.length; i++) if ((list[i] as { index: number }).index !== i) return undefined;
+      children = list.map((entry) => entry.key);
+    }
+    out.set(key, { ref, parentKey, children });
+    for (let i = children.length - 1; i >= 0; i--) {
+      const childKey = children[i] as string;
+      const child = byKey.get(childKey);
+      if (!child) return undefined;
+      stack.push({ key: childKey, ref: child.ref, parentKey: key, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+
+/** Structure from GetTree's pre-order list with ChildCount; undefined (with the problem) when it does not add up. */
+export function structureFromTree(
+  entries: readonly TreeEntry[],
+  root: ObjectRef,
+): { structure: Map<string, StructureInfo> | undefined; problem?: string } {
+  const out = new Map<string, StructureInfo>();
+  const first = entries[0];
+  if (!first || runtimeIdOf(first.ref) !== runtimeIdOf(root)) {
+    return { structure: undefined, problem: 'Collection.GetTree did not start at the application root' };
+  }
+  let position = 0;
+  // Iterative pre-order reconstruction: each frame is a parent waiting for `remaining` more children.
+  const stack: Array<{ key: string; remaining: number }> = [];
+  while (position < entries.length) {
+    const entry = entries[position++] as TreeEntry;
+    const key = runtimeIdOf(entry.ref);
+    if (out.has(key)) {
+      return { structure: undefined, problem: `cycle: ${key} appears twice in Collection.GetTree` };
+    }
+    let count = Number(entry.properties.ChildCount ?? 0);
+    if (!Number.isFinite(count) || count < 0) count = 0;
+    if (count > MAX_CHILDREN) {
+      return { structure: undefined, problem: `${key} reports ${count} children (absurd child count)` };
+    }
+    const parent = stack[stack.length - 1];
+    out.set(key, { ref: entry.ref, parentKey: parent?.key, children: [] });
+    if (parent) {
+      out.get(parent.key)?.children.push(key);
+      parent.remaining--;
+    }
+    if (stack.length > MAX_DEPTH) return { structure: undefined, problem: 'tree deeper than the depth limit' };
+    if (count > 0) stack.push({ key, remaining: count });
+    while (stack.length > 0 && (stack[stack.length - 1] as { remaining: number }).remaining === 0) stack.pop();
+    if (stack.length === 0 && position < entries.length) {
+      return { structure: undefined, problem: 'Collection.GetTree returned entries outside the root' };
+    }
+  }
+  if (stack.length > 0) {
+    return { structure: undefined, problem: 'Collection.GetTree returned fewer nodes than the child counts promise' };
+  }
+  return { structure: out };
+}
