@@ -33,18 +33,22 @@ async function safe<T>(read: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-let passwdCache: Map<number, string> | undefined;
+let passwd: Promise<Map<number, string>> | undefined;
 
-async function userNameOf(uid: number): Promise<string | undefined> {
-  if (!passwdCache) {
-    passwdCache = new Map();
-    const passwd = await safe(() => readFile('/etc/passwd', 'utf8'));
-    for (const line of (passwd ?? '').split('\n')) {
+function loadPasswd(): Promise<Map<number, string>> {
+  passwd ??= safe(() => readFile('/etc/passwd', 'utf8')).then((text) => {
+    const users = new Map<number, string>();
+    for (const line of (text ?? '').split('\n')) {
       const parts = line.split(':');
-      if (parts.length > 2 && parts[0]) passwdCache.set(Number(parts[2]), parts[0]);
+      if (parts.length > 2 && parts[0]) users.set(Number(parts[2]), parts[0]);
     }
-  }
-  return passwdCache.get(uid) ?? String(uid);
+    return users;
+  });
+  return passwd;
+}
+
+async function userNameOf(uid: number): Promise<string> {
+  return (await loadPasswd()).get(uid) ?? String(uid);
 }
 
 let bootTimeMs: number | undefined;

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CacheItem, ObjectRef, TreeEntry } from '../atspi-calls.js';
+import { parseCacheItem } from '../atspi-calls.js';
+import { MAX_CHILDREN, structureFromCache, structureFromTree } from '../tree-loader.js';
+
+const ref = (path: string): ObjectRef => [':1.5', path];
+const root = ref('/org/a11y/atspi/accessible/root');
+const entry = (path: string, childCount: number): TreeEntry => ({
+  ref: path === 'root' ? root : ref(`/o/${path}`),
+  properties: { ChildCount: childCount, Name: path },
+});
+
+test('GetTree pre-order with child counts rebuilds the ordered structure', () => {
+  const { structure, problem } = structureFromTree(
+    [entry('root', 2), entry('a', 2), entry('a1', 0), entry('a2', 0), entry('b', 1), entry('b1', 0)],
+    root,
+  );
+  assert.equal(problem, undefined);
+  assert.ok(structure);
+  assert.deepEqual(structure.get('atspi://:1.5/org/a11y/atspi/accessible/root')?.children, [
+    'atspi://:1.5/o/a',
+    'atspi://:1.5/o/b',
+  ]);
+  assert.deepEqual(structure.get('atspi://:1.5/o/a')?.children, ['atspi://:1.5/o/a1', 'atspi://:1.5/o/a2']);
+  assert.equal(structure.get('atspi://:1.5/o/b1')?.parentKey, 'atspi://:1.5/o/b');
+});
+
+test('inconsistent GetTree answers are rejected, not trusted', () => {
+  assert.match(structureFromTree([entry('root', 3), entry('a', 0)], root).problem ?? '', /fewer nodes/);
+  assert.match(structureFromTree([entry('root', 2), entry('a', 0), entry('a', 0)], root).problem ?? '', /cycle/);
+  assert.match(structureFromTree([entry('root', MAX_CHILDREN + 1)], root).problem ?? '', /absurd/);
+  assert.match(structureFromTree([entry('a', 0)], root).problem ?? '', /root/);
+});
+
+const item = (path: string, parent: string, index: number, childCount: number): CacheItem => ({
+  ref: path === 'root' ? root : ref(`/o/${path}`),
+  parent: parent === 'root' ? root : parent === '' ? ['', '/org/a11y/atspi/null'] : ref(`/o/${parent}`),
+  indexInParent: index,
+  childCount,
+  children: undefined,
+  interfaces: ['org.a11y.atspi.Accessible'],
+  name: path,
+  role: 39,
+  description: '',
+  states: [0, 0],
+});
+
+test('a complete cache gives structure ordered by index in parent', () => {
+  const structure = structureFromCache(
+    [item('root', '', -1, 2), item('b', 'root', 1, 0), item('a', 'root', 0, 1), item('a1', 'a', 0, 0)],
+    root,
+  );
+  assert.ok(structure);
+  assert.deepEqual(structure.get('atspi://:1.5/org/a11y/atspi/accessible/root')?.children, [
+    'atspi://:1.5/o/a',
+    'atspi://:1.5/o/b',
+  ]);
+});
+
+test('a partial cache is never trusted for structure', () => {
+  // a says it has 2 children, the cache holds one.
+  assert.equal(
+    structureFromCache([item('root', '', -1, 1), item('a', 'root', 0, 2), item('a1', 'a', 0, 0)], root),
+    undefined,
+  );
+  // index gap
+  assert.equal(
+    structureFromCache([item('root', '', -1, 2), item('a', 'root', 0, 0), item('b', 'root', 2, 0)], root),
+    undefined,
+  );
+});
+
+test('both cache item signatures parse', () => {
+  const current = parseCacheItem([
+    [':1.5', '/o/a'],
+    [':1.5', '/org/a11y/atspi/accessible/root'],
+    [':1.5', '/org/a11y/atspi/accessible/root'],
+    0,
+    3,
+    ['org.a11y.atspi.Accessible'],
+    'Name',
+    43,
+    'Desc',
+    [256, 0],
+  ]);
+  assert.equal(current?.indexInParent, 0);
+  assert.equal(current?.childCount, 3);
+  assert.equal(current?.role, 43);
+  const older = parseCacheItem([
+    [':1.5', '/o/a'],
+    [':1.5', '/org/a11y/atspi/accessible/root'],
+    [':1.5', '/org/a11y/atspi/accessible/root'],
+    [
+      [':1.5', '/o/c1'],
+      [':1.5', '/o/c2'],
+    ],
+    ['org.a11y.atspi.Accessible'],
+    'Name',
+    43,
+    'Desc',
+    [256, 0],
+  ]);
+  assert.equal(older?.indexInParent, undefined);
+  assert.equal(older?.childCount, 2);
+  assert.equal(older?.name, 'Name');
+  assert.equal(parseCacheItem('nonsense'), undefined);
+});
