@@ -130,6 +130,8 @@ export interface PlatformBundle {
 export interface PlatformConfig {
   /** Names a backend explicitly (`x11`, `mock`); otherwise the detected session decides. */
   backend?: string;
+  /** The mock backend reads the desktop (monitors) from the same file as the mock provider. */
+  mockFile?: string;
   env: { readonly [name: string]: string | undefined };
 }
 

@@ -1,0 +1,3 @@
+// Links the platform backends of this build in: importing a backend module registers its factory.
+// The mock backend registers as opt-in: it only serves when named (`platform: 'mock'`).
+import './mock/register.js';

@@ -1,0 +1,343 @@
+import { readFileSync } from 'node:fs';
+import type { AttributeEntry } from '../../../shared/model/attributes.js';
+import { AttributeNames, SECRET_ATTRIBUTE_NAMES, isAliasName } from '../../../shared/model/attributes.js';
+import { InspectorError } from '../../../shared/model/errors.js';
+import type { Namespace } from '../../../shared/model/namespaces.js';
+import type { UiValue } from '../../../shared/model/values.js';
+import { uiBool, uiPoint, uiRect, uiString } from '../../../shared/model/values.js';
+import type { SnapshotNode } from '../../../shared/snapshot/model.js';
+import { readSnapshotXml } from '../../../shared/snapshot/xml-reader.js';
+import type {
+  ActionRequest,
+  ProviderAttribute,
+  ProviderDescriptor,
+  ProviderEvent,
+  ProviderEventListener,
+  ProviderNode,
+  ProviderStatus,
+  UiTreeProvider,
+} from '../../runtime/provider.js';
+import { DEFAULT_MOCK_TREE } from './default-tree.js';
+
+export const MOCK_DESCRIPTOR: ProviderDescriptor = {
+  id: 'mock',
+  displayName: 'Mock provider',
+  technology: 'Mock',
+  kind: 'mock',
+  eventCapabilities: 'StructureWithProperties',
+  optIn: true,
+  defaultOn: [],
+};
+
+/** Attributes the runtime owns: a mock file may carry them (a snapshot does), the provider never serves them. */
+const RUNTIME_OWNED: ReadonlySet<string> = new Set([AttributeNames.RuntimeId, AttributeNames.SupportedPatterns]);
+
+export interface MockDocument {
+  /** Top-level nodes: applications with windows, or windows. */
+  roots: SnapshotNode[];
+  /** The Desktop element's attributes when the file is a desktop snapshot. */
+  desktop: SnapshotNode | undefined;
+}
+
+/** Loads a mock tree from XML; a snapshot of the desktop (a single `<Desktop>` element) gives its children. */
+export function loadMockDocument(mockFile: string | undefined): MockDocument {
+  let xml = DEFAULT_MOCK_TREE;
+  let source = 'embedded mock tree';
+  if (mockFile) {
+    try {
+      xml = readFileSync(mockFile, 'utf8');
+    } catch (error) {
+      throw new InspectorError('usage', `cannot read mock file ${mockFile}: ${(error as Error).message}`);
+    }
+    source = mockFile;
+  }
+  const roots = readSnapshotXml(xml, source);
+  const [first] = roots;
+  if (roots.length === 1 && first && first.namespace === 'control' && first.role === 'Desktop') {
+    return { roots: first.children, desktop: first };
+  }
+  return { roots, desktop: undefined };
+}
+
+function attributeValue(spec: SnapshotNode, name: string): UiValue | undefined {
+  return spec.attributes.find((entry) => entry.namespace === 'control' && entry.name === name)?.value;
+}
+
+function stringAttribute(spec: SnapshotNode, name: string): string | undefined {
+  const value = attributeValue(spec, name);
+  return value?.type === 'String' ? value.value : undefined;
+}
+
+/** One node of the mock tree; state changes made by actions are kept here and announced as events. */
+export class MockNode implements ProviderNode {
+  readonly runtimeId: string;
+  readonly namespace: Namespace;
+  readonly role: string;
+  readonly id: string | undefined;
+  readonly isSecure: boolean;
+  readonly children_: MockNode[] = [];
+  private values: AttributeEntry[];
+  private readonly patterns: string[];
+  private readonly scriptedFailure: string | undefined;
+  removed = false;
+
+  constructor(
+    private readonly provider: MockProvider,
+    spec: SnapshotNode,
+    runtimeId: string,
+    readonly parent: MockNode | undefined,
+  ) {
+    this.runtimeId = runtimeId;
+    this.namespace = spec.namespace;
+    this.role = spec.role;
+    this.id = stringAttribute(spec, AttributeNames.Id) || undefined;
+    this.isSecure = boolAttribute(spec, AttributeNames.IsSecure) === true;
+    const patterns = attributeValue(spec, AttributeNames.SupportedPatterns);
+    this.patterns =
+      patterns?.type === 'Array' ? patterns.value.flatMap((item) => (item.type === 'String' ? [item.value] : [])) : [];
+    const failure = spec.attributes.find((entry) => entry.namespace === 'native' && entry.name === 'ScriptedFailure');
+    this.scriptedFailure = failure?.value.type === 'String' ? failure.value.value : undefined;
+    this.values = spec.attributes.filter(
+      (entry) =>
+        !(entry.namespace === 'control' && (RUNTIME_OWNED.has(entry.name) || isAliasName(entry.name))) &&
+        !(this.isSecure && entry.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(entry.name)),
+    );
+  }
+
+  get name(): string {
+    const value = this.values.find((entry) => entry.namespace === 'control' && entry.name === AttributeNames.Name);
+    return value?.value.type === 'String' ? value.value.value : '';
+  }
+
+  children(): Promise<readonly ProviderNode[]> {
+    return this.provider.respond(() => this.children_.filter((child) => !child.removed));
+  }
+
+  attributes(): Promise<readonly ProviderAttribute[]> {
+    return this.provider.respond(() =>
+      this.values.map((entry) => ({
+        namespace: entry.namespace,
+        name: entry.name,
+        read: () => this.provider.respond(() => this.current(entry.namespace, entry.name) ?? entry.value),
+      })),
+    );
+  }
+
+  readAllAttributes(): Promise<readonly AttributeEntry[]> {
+    return this.provider.respond(() => this.values.map((entry) => ({ ...entry })));
+  }
+
+  supportedPatterns(): Promise<readonly string[]> {
+    return this.provider.respond(() => [...this.patterns]);
+  }
+
+  isValid(): Promise<boolean> {
+    return Promise.resolve(!this.removed);
+  }
+
+  invalidate(): void {
+    // The mock holds its state in memory: there is nothing stale to drop.
+  }
+
+  current(namespace: Namespace, name: string): UiValue | undefined {
+    return this.values.find((entry) => entry.namespace === namespace && entry.name === name)?.value;
+  }
+
+  set(name: string, value: UiValue): void {
+    const index = this.values.findIndex((entry) => entry.namespace === 'control' && entry.name === name);
+    if (index >= 0) this.values[index] = { namespace: 'control', name, value };
+    else this.values.push({ namespace: 'control', name, value });
+  }
+
+  private require(pattern: string, action: string): void {
+    if (!this.patterns.includes(pattern)) {
+      throw new InspectorError(
+        'unsupported',
+        `${this.role} "${this.name}" does not support ${pattern}, so it cannot ${action}`,
+        { runtimeId: this.runtimeId },
+      );
+    }
+  }
+
+  async performAction(request: ActionRequest): Promise<void> {
+    if (this.removed) throw new InspectorError('stale-node', `${this.runtimeId} no longer exists`);
+    const action = request.action;
+    if (this.scriptedFailure === action) {
+      this.provider.log.push(`${action} ${this.runtimeId} failed (scripted)`);
+      throw new InspectorError('action-failed', `${action} failed on ${this.role} "${this.name}" (scripted failure)`, {
+        runtimeId: this.runtimeId,
+      });
+    }
+    const changed: string[] = [];
+    switch (action) {
+      case 'focus':
+        this.require('Focusable', 'take focus');
+        this.provider.clearFocus();
+        this.set(AttributeNames.IsFocused, uiBool(true));
+        changed.push(AttributeNames.IsFocused);
+        break;
+      case 'activate':
+        this.require('Activatable', 'be activated');
+        break;
+      case 'toggle': {
+        this.require('Toggleable', 'toggle');
+        const state = this.current('control', AttributeNames.ToggleState);
+        const on = state?.type === 'String' && state.value === 'On';
+        this.set(AttributeNames.ToggleState, uiString(on ? 'Off' : 'On'));
+        changed.push(AttributeNames.ToggleState);
+        break;
+      }
+      case 'expand':
+      case 'collapse':
+        this.require('Expandable', action);
+        this.set(AttributeNames.IsExpanded, uiBool(action === 'expand'));
+        changed.push(AttributeNames.IsExpanded);
+        break;
+      case 'select':
+        this.require('Selectable', 'be selected');
+        for (const sibling of this.parent?.children_ ?? []) {
+          if (sibling !== this && sibling.current('control', AttributeNames.IsSelected)) {
+            sibling.set(AttributeNames.IsSelected, uiBool(false));
+            this.provider.emit({ kind: 'NodeUpdated', runtimeId: sibling.runtimeId, attributes: ['IsSelected'] });
+          }
+        }
+        this.set(AttributeNames.IsSelected, uiBool(true));
+        changed.push(AttributeNames.IsSelected);
+        break;
+      case 'setValue':
+        if (this.patterns.includes('TextEditable')) {
+          this.set(AttributeNames.Text, uiString(String(request.value ?? '')));
+          changed.push(AttributeNames.Text);
+        } else {
+          this.require('StatefulValue', 'take a value');
+          this.set(AttributeNames.Value, uiString(String(request.value ?? '')));
+          changed.push(AttributeNames.Value);
+        }
+        break;
+      case 'move':
+      case 'resize': {
+        this.require(action === 'move' ? 'Movable' : 'Resizable', action);
+        const bounds = this.current('control', AttributeNames.Bounds);
+        if (bounds?.type !== 'Rect') throw new InspectorError('action-failed', `${this.runtimeId} has no bounds`);
+        const next =
+          action === 'move'
+            ? { ...bounds.value, x: request.x ?? bounds.value.x, y: request.y ?? bounds.value.y }
+            : {
+                ...bounds.value,
+                width: request.width ?? bounds.value.width,
+                height: request.height ?? bounds.value.height,
+              };
+        this.set(AttributeNames.Bounds, uiRect(next));
+        this.set(
+          AttributeNames.ActivationPoint,
+          uiPoint({ x: next.x + Math.floor(next.width / 2), y: next.y + Math.floor(next.height / 2) }),
+        );
+        changed.push(AttributeNames.Bounds, AttributeNames.ActivationPoint);
+        break;
+      }
+      case 'minimize':
+      case 'maximize':
+      case 'restore':
+        this.require(`${action[0]!.toUpperCase()}${action.slice(1)}able`, action);
+        if (action !== 'restore') {
+          this.set(action === 'minimize' ? AttributeNames.IsMinimized : AttributeNames.IsMaximized, uiBool(true));
+        } else {
+          this.set(AttributeNames.IsMinimized, uiBool(false));
+          this.set(AttributeNames.IsMaximized, uiBool(false));
+        }
+        changed.push(AttributeNames.IsMinimized, AttributeNames.IsMaximized);
+        break;
+      case 'close':
+        this.require('Closeable', 'close');
+        this.removed = true;
+        this.provider.log.push(`close ${this.runtimeId}`);
+        this.provider.emit({ kind: 'NodeRemoved', runtimeId: this.runtimeId, parentRuntimeId: this.parent?.runtimeId });
+        return;
+      default:
+        throw new InspectorError('unsupported', `the mock does not know the action "${action}"`);
+    }
+    this.provider.log.push(`${action} ${this.runtimeId}${request.value !== undefined ? ` ${request.value}` : ''}`);
+    this.provider.emit({ kind: 'NodeUpdated', runtimeId: this.runtimeId, attributes: changed });
+  }
+}
+
+function boolAttribute(spec: SnapshotNode, name: string): boolean | undefined {
+  const value = attributeValue(spec, name);
+  return value?.type === 'Bool' ? value.value : undefined;
+}
+
+/** Deterministic, opt-in provider over a tree read from snapshot XML (the embedded default or `--mock-file`). */
+export class MockProvider implements UiTreeProvider {
+  readonly descriptor = MOCK_DESCRIPTOR;
+  readonly log: string[] = [];
+  private readonly listeners = new Set<ProviderEventListener>();
+  private readonly rootNodes: MockNode[];
+  private readonly all: MockNode[] = [];
+  private counters = new Map<string, number>();
+  private shutDown = false;
+
+  constructor(document: MockDocument) {
+    this.rootNodes = document.roots.map((spec) => this.build(spec, undefined));
+  }
+
+  private build(spec: SnapshotNode, parent: MockNode | undefined): MockNode {
+    const given = stringAttribute(spec, AttributeNames.RuntimeId);
+    const node = new MockNode(this, spec, given ?? this.generateId(spec.role), parent);
+    this.all.push(node);
+    for (const child of spec.children) node.children_.push(this.build(child, node));
+    return node;
+  }
+
+  private generateId(role: string): string {
+    const key = role.toLowerCase();
+    const next = (this.counters.get(key) ?? 0) + 1;
+    this.counters.set(key, next);
+    return `mock:${key}-${next}`;
+  }
+
+  /** Answers asynchronously, as a real provider does, and refuses once shut down. */
+  respond<T>(produce: () => T): Promise<T> {
+    if (this.shutDown)
+      return Promise.reject(new InspectorError('provider-unavailable', 'the mock provider was shut down'));
+    return Promise.resolve().then(produce);
+  }
+
+  roots(): Promise<readonly ProviderNode[]> {
+    return this.respond(() => this.rootNodes.filter((node) => !node.removed));
+  }
+
+  find(runtimeId: string): MockNode | undefined {
+    return this.all.find((node) => node.runtimeId === runtimeId);
+  }
+
+  clearFocus(): void {
+    for (const node of this.all) {
+      const focused = node.current('control', AttributeNames.IsFocused);
+      if (focused?.type === 'Bool' && focused.value) {
+        node.set(AttributeNames.IsFocused, uiBool(false));
+        this.emit({ kind: 'NodeUpdated', runtimeId: node.runtimeId, attributes: [AttributeNames.IsFocused] });
+      }
+    }
+  }
+
+  subscribe(listener: ProviderEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: ProviderEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  status(): ProviderStatus {
+    return this.shutDown
+      ? { state: 'unavailable', message: 'shut down' }
+      : { state: 'ready', details: { nodes: this.all.length } };
+  }
+
+  shutdown(): Promise<void> {
+    this.shutDown = true;
+    this.listeners.clear();
+    return Promise.resolve();
+  }
+}

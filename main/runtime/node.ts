@@ -1,0 +1,185 @@
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import type { Namespace } from '../../shared/model/namespaces.js';
+import { uiArray, uiString } from '../../shared/model/values.js';
+import type { ActionRequest, ProviderNode } from './provider.js';
+
+/** What a node needs from the runtime that owns it. */
+export interface NodeOwner {
+  adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode;
+  countFetched(nodes: number): void;
+}
+
+/**
+ * A node as the runtime serves it: wraps a provider node, caches its children and attributes until invalidated,
+ * adds the runtime's own attributes (RuntimeId, Technology, SupportedPatterns, the derived aliases) and keeps secret
+ * values out. `revision` grows with every invalidation, so an action on a node that changed since it was shown can
+ * be refused.
+ */
+export class RuntimeNode {
+  revision = 0;
+  private childrenCache: Promise<readonly RuntimeNode[]> | undefined;
+  private resolvedChildren: readonly RuntimeNode[] | undefined;
+  private attributesCache: Promise<readonly AttributeEntry[]> | undefined;
+  private patternsCache: Promise<readonly string[]> | undefined;
+  private removed = false;
+
+  constructor(
+    private readonly owner: NodeOwner,
+    readonly source: ProviderNode,
+    readonly parent: RuntimeNode | undefined,
+    readonly technology: string,
+  ) {}
+
+  get runtimeId(): string {
+    return this.source.runtimeId;
+  }
+  get namespace(): Namespace {
+    return this.source.namespace;
+  }
+  get role(): string {
+    return this.source.role;
+  }
+  get name(): string {
+    return this.source.name;
+  }
+  get id(): string | undefined {
+    return this.source.id || undefined;
+  }
+  get isSecure(): boolean {
+    return this.source.isSecure;
+  }
+  get isRemoved(): boolean {
+    return this.removed;
+  }
+
+  /** Children already fetched, or undefined when they were not asked for yet (no fetch happens here). */
+  get cachedChildren(): readonly RuntimeNode[] | undefined {
+    return this.resolvedChildren;
+  }
+
+  children(): Promise<readonly RuntimeNode[]> {
+    if (!this.childrenCache) {
+      const pending = this.source.children().then((sources) => {
+        const previous = new Map((this.resolvedChildren ?? []).map((child) => [child.runtimeId, child]));
+        const children = sources.map(
+          (source) => previous.get(source.runtimeId) ?? this.owner.adopt(source, this, this.technology),
+        );
+        this.owner.countFetched(children.filter((child) => !previous.has(child.runtimeId)).length);
+        if (this.childrenCache === pending) this.resolvedChildren = children;
+        return children;
+      });
+      pending.catch(() => {
+        if (this.childrenCache === pending) this.childrenCache = undefined;
+      });
+      this.childrenCache = pending;
+    }
+    return this.childrenCache;
+  }
+
+  supportedPatterns(): Promise<readonly string[]> {
+    this.patternsCache ??= this.source.supportedPatterns();
+    return this.patternsCache;
+  }
+
+  /** Every attribute: the provider's, the runtime's own, and the derived aliases. Secret values never appear. */
+  attributes(): Promise<readonly AttributeEntry[]> {
+    if (!this.attributesCache) {
+      const pending = this.readAttributes();
+      pending.catch(() => {
+        if (this.attributesCache === pending) this.attributesCache = undefined;
+      });
+      this.attributesCache = pending;
+    }
+    return this.attributesCache;
+  }
+
+  async attribute(namespace: Namespace, name: string): Promise<AttributeEntry | undefined> {
+    const entries = await this.attributes();
+    return entries.find((entry) => entry.namespace === namespace && entry.name === name);
+  }
+
+  private async readAttributes(): Promise<readonly AttributeEntry[]> {
+    const secure = this.isSecure;
+    let provided: readonly AttributeEntry[];
+    if (this.source.readAllAttributes) {
+      provided = await this.source.readAllAttributes();
+    } else {
+      const attributes = await this.source.attributes();
+      const readable = attributes.filter(
+        (attribute) => !(secure && attribute.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(attribute.name)),
+      );
+      const values = await Promise.all(readable.map((attribute) => attribute.read()));
+      provided = readable.map((attribute, index) => ({
+        namespace: attribute.namespace,
+        name: attribute.name,
+        value: values[index]!,
+      }));
+    }
+    const entries = provided.filter(
+      (entry) =>
+        !(secure && entry.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(entry.name)) &&
+        !(entry.namespace === 'control' && entry.name === AttributeNames.RuntimeId),
+    );
+    const has = (name: string) => entries.some((entry) => entry.namespace === 'control' && entry.name === name);
+    const own: AttributeEntry[] = [];
+    if (!has(AttributeNames.Name))
+      own.push({ namespace: 'control', name: AttributeNames.Name, value: uiString(this.name) });
+    if (this.id && !has(AttributeNames.Id)) {
+      own.push({ namespace: 'control', name: AttributeNames.Id, value: uiString(this.id) });
+    }
+    const result = [...own, ...entries];
+    if (!has(AttributeNames.Technology)) {
+      result.push({ namespace: 'control', name: AttributeNames.Technology, value: uiString(this.technology) });
+    }
+    if (!has(AttributeNames.SupportedPatterns)) {
+      const patterns = await this.supportedPatterns();
+      result.push({
+        namespace: 'control',
+        name: AttributeNames.SupportedPatterns,
+        value: uiArray(patterns.map((pattern) => uiString(pattern))),
+      });
+    }
+    result.push({ namespace: 'control', name: AttributeNames.RuntimeId, value: uiString(this.runtimeId) });
+    return withDerivedAliases(result.filter((entry) => !(entry.name === AttributeNames.Id && !entry.value)));
+  }
+
+  /** Runs a pattern action; refuses when the node changed since the caller saw `expectedRevision`. */
+  async performAction(request: ActionRequest, expectedRevision?: number): Promise<void> {
+    if (this.removed) {
+      throw new InspectorError('stale-node', `${this.describe()} no longer exists`, { runtimeId: this.runtimeId });
+    }
+    if (expectedRevision !== undefined && expectedRevision !== this.revision) {
+      throw new InspectorError(
+        'stale-node',
+        `${this.describe()} changed since it was shown (revision ${expectedRevision}, now ${this.revision}); refresh it and try again`,
+        { runtimeId: this.runtimeId },
+      );
+    }
+    if (!(await this.source.isValid())) {
+      this.removed = true;
+      throw new InspectorError('stale-node', `${this.describe()} is no longer valid`, { runtimeId: this.runtimeId });
+    }
+    await this.source.performAction(request);
+  }
+
+  /** Discards cached data: the next access reads fresh values from the provider. */
+  invalidate(options: { children?: boolean } = {}): void {
+    this.revision++;
+    this.attributesCache = undefined;
+    this.patternsCache = undefined;
+    this.source.invalidate();
+    if (options.children !== false) this.childrenCache = undefined;
+  }
+
+  markRemoved(): void {
+    this.removed = true;
+    this.revision++;
+  }
+
+  describe(): string {
+    const role = this.namespace === 'control' ? this.role : `${this.namespace}:${this.role}`;
+    return this.name ? `${role} "${this.name}"` : role;
+  }
+}

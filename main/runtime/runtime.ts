@@ -1,0 +1,183 @@
+import { InspectorError } from '../../shared/model/errors.js';
+import '../platform/index.js';
+import '../providers/index.js';
+import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from './desktop.js';
+import type { RuntimeEventSink } from './events.js';
+import { EventDispatcher } from './events.js';
+import type { NodeOwner } from './node.js';
+import { RuntimeNode } from './node.js';
+import type { DesktopInfo, PlatformBundle, PlatformConfig } from './platform.js';
+import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } from './provider.js';
+import { selectPlatformFactory, selectProviderFactories } from './registry.js';
+
+export interface RuntimeOptions {
+  /** Provider ids; empty means the defaults for this OS (never the mock). */
+  providers?: readonly string[];
+  providerOptions?: ProviderOptions;
+  /** Platform backend by name (`x11`, `mock`); `none` runs providers-only. Default: the detected session. */
+  platform?: string;
+  env?: { readonly [name: string]: string | undefined };
+}
+
+/**
+ * One live automation session (PlatynUI §4): the platform bundle, the providers and the event pipeline. Every front
+ * end (CLI, browser host, Electron shell) reaches the desktop through a Runtime.
+ */
+export class Runtime implements NodeOwner {
+  private readonly nodes = new Map<string, RuntimeNode>();
+  private readonly dispatcher = new EventDispatcher();
+  private readonly unsubscribers: Array<() => void> = [];
+  private fetched = 0;
+  private shutDown = false;
+  /** Grows with every change the providers report; caches of the tree keyed by it know when to drop. */
+  generation = 0;
+  readonly desktop: RuntimeNode;
+
+  private constructor(
+    readonly providers: readonly UiTreeProvider[],
+    readonly platform: PlatformBundle | undefined,
+    readonly desktopInfo: DesktopInfo,
+  ) {
+    const source = new DesktopSource(desktopInfo, providers);
+    this.desktopSource = source;
+    this.desktop = new RuntimeNode(this, source, undefined, desktopInfo.technology);
+    this.nodes.set(DESKTOP_RUNTIME_ID, this.desktop);
+    for (const provider of providers) {
+      this.unsubscribers.push(provider.subscribe((event) => this.onProviderEvent(provider.descriptor.id, event)));
+    }
+  }
+
+  private readonly desktopSource: DesktopSource;
+
+  static async create(options: RuntimeOptions = {}): Promise<Runtime> {
+    const env = options.env ?? process.env;
+    const config: PlatformConfig = { env };
+    if (options.platform && options.platform !== 'none') config.backend = options.platform;
+    if (options.providerOptions?.mockFile) config.mockFile = options.providerOptions.mockFile;
+    const platformFactory = options.platform === 'none' ? undefined : selectPlatformFactory(config);
+    const platform = platformFactory ? await platformFactory.create(config) : undefined;
+    try {
+      const factories = selectProviderFactories(options.providers ?? [], process.platform);
+      if (factories.length === 0) {
+        throw new InspectorError(
+          'provider-unavailable',
+          `no accessibility provider is available on ${process.platform}; name one with --provider (e.g. --provider mock)`,
+        );
+      }
+      const providers: UiTreeProvider[] = [];
+      try {
+        for (const factory of factories) {
+          providers.push(
+            await factory.create({ options: options.providerOptions ?? {}, windowManager: platform?.windowManager }),
+          );
+        }
+      } catch (error) {
+        await Promise.allSettled(providers.map((provider) => provider.shutdown()));
+        throw error;
+      }
+      const desktopInfo = platform?.desktopInfo ? await platform.desktopInfo.describe() : FALLBACK_DESKTOP;
+      return new Runtime(providers, platform, desktopInfo);
+    } catch (error) {
+      await platform?.shutdown();
+      throw error;
+    }
+  }
+
+  adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode {
+    const known = this.nodes.get(source.runtimeId);
+    if (known && !known.isRemoved) return known;
+    const node = new RuntimeNode(this, source, parent, technology);
+    this.nodes.set(source.runtimeId, node);
+    return node;
+  }
+
+  countFetched(nodes: number): void {
+    this.fetched += nodes;
+  }
+
+  /** Nodes materialized from providers since the runtime started. */
+  get nodesFetched(): number {
+    return this.fetched;
+  }
+
+  node(runtimeId: string): RuntimeNode | undefined {
+    const node = this.nodes.get(runtimeId);
+    return node && !node.isRemoved ? node : undefined;
+  }
+
+  /** Children as the tree owns them: the desktop lists applications and windows that belong to none. */
+  async structuralChildren(node: RuntimeNode): Promise<readonly RuntimeNode[]> {
+    const children = await node.children();
+    if (node !== this.desktop) return children;
+    return children.filter((child) => !this.desktopSource.applicationOwned.has(child.runtimeId));
+  }
+
+  /** Where the node lives: the chain of ancestors from the desktop down to it. */
+  ancestors(node: RuntimeNode): RuntimeNode[] {
+    const chain: RuntimeNode[] = [];
+    for (let current = node.parent; current; current = current.parent) chain.unshift(current);
+    return chain;
+  }
+
+  registerEventSink(sink: RuntimeEventSink): () => void {
+    return this.dispatcher.register(sink);
+  }
+
+  /** Providers that cannot report changes are refreshed before every query (PlatynUI §5.7). */
+  refreshIfBlind(): void {
+    if (this.providers.some((provider) => provider.descriptor.eventCapabilities === 'None')) {
+      this.invalidateAll();
+    }
+  }
+
+  invalidateAll(): void {
+    for (const node of this.nodes.values()) node.invalidate();
+    this.generation++;
+  }
+
+  private onProviderEvent(providerId: string, event: ProviderEvent): void {
+    this.generation++;
+    switch (event.kind) {
+      case 'NodeUpdated':
+        this.nodes.get(event.runtimeId)?.invalidate({ children: false });
+        break;
+      case 'NodeAdded': {
+        const parent = event.parentRuntimeId ? this.nodes.get(event.parentRuntimeId) : this.desktop;
+        (parent ?? this.desktop).invalidate();
+        if (parent?.namespace === 'app') this.desktop.invalidate();
+        break;
+      }
+      case 'NodeRemoved': {
+        const node = this.nodes.get(event.runtimeId);
+        if (node) this.removeSubtree(node);
+        const parent = event.parentRuntimeId ? this.nodes.get(event.parentRuntimeId) : node?.parent;
+        (parent ?? this.desktop).invalidate();
+        if (parent?.namespace === 'app') this.desktop.invalidate();
+        break;
+      }
+      case 'TreeInvalidated':
+        for (const node of this.nodes.values()) if (node !== this.desktop) node.markRemoved();
+        this.nodes.clear();
+        this.nodes.set(DESKTOP_RUNTIME_ID, this.desktop);
+        this.desktop.invalidate();
+        break;
+    }
+    this.dispatcher.dispatch({ ...event, providerId });
+  }
+
+  private removeSubtree(node: RuntimeNode): void {
+    node.markRemoved();
+    this.nodes.delete(node.runtimeId);
+    for (const child of node.cachedChildren ?? []) if (child.parent === node) this.removeSubtree(child);
+  }
+
+  /** Stops events, shuts every provider down, then the platform. Idempotent. */
+  async shutdown(): Promise<void> {
+    if (this.shutDown) return;
+    this.shutDown = true;
+    this.dispatcher.stop();
+    for (const unsubscribe of this.unsubscribers) unsubscribe();
+    await Promise.allSettled(this.providers.map((provider) => provider.shutdown()));
+    await this.platform?.shutdown();
+  }
+}
