@@ -1,0 +1,131 @@
+import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
+import { loadXRandr, type XRandr } from '../../../native/x11/xrandr.js';
+import { loadXShape, type XShape } from '../../../native/x11/xshape.js';
+import { loadXTest, type XTest } from '../../../native/x11/xtest.js';
+import type { PlatformBundle, PlatformConfig, PlatformFactory } from '../../runtime/platform.js';
+import { X11Connection } from './connection.js';
+import { X11DesktopInfoDevice } from './desktop-info.js';
+import { X11HighlightDevice } from './highlight.js';
+import { X11KeyboardDevice } from './keyboard.js';
+import { X11PointerDevice } from './pointer.js';
+import { X11ScreenshotDevice } from './screenshot.js';
+import { detectSession, type SessionInfo } from './session.js';
+import { X11WindowManager } from './window-manager.js';
+
+const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo'];
+
+export interface X11PlatformBundle extends PlatformBundle {
+  readonly session: SessionInfo;
+  readonly connection: X11Connection;
+}
+
+function unavailableBundle(session: SessionInfo): PlatformBundle {
+  const reason =
+    session.kind === 'wayland'
+      ? `${session.reason}; the X11 platform needs an X server (start XWayland or an X11 session)`
+      : session.reason;
+  return {
+    id: 'x11',
+    unavailable: allDevices.map((device) => ({ device, reason })),
+    shutdown: async () => {},
+  };
+}
+
+function optional<T>(
+  load: () => T,
+  check: (value: T) => boolean,
+  device: string,
+  why: string,
+  missing: Array<{ device: string; reason: string }>,
+): T | undefined {
+  try {
+    const value = load();
+    if (check(value)) return value;
+    missing.push({ device, reason: why });
+  } catch (error) {
+    missing.push({ device, reason: toInspectorError(error).message });
+  }
+  return undefined;
+}
+
+/** Builds the X11 devices of one runtime, all on one X connection. */
+export async function createX11Platform(config: PlatformConfig): Promise<PlatformBundle> {
+  const session = detectSession(config.env);
+  if (session.kind === 'wayland' || session.kind === 'none' || !session.display) return unavailableBundle(session);
+  const connection = X11Connection.open(session.display);
+  const unavailable: Array<{ device: string; reason: string }> = [];
+  const d = connection.display;
+  const xtest = optional<XTest>(
+    loadXTest,
+    (x) => x.XTestQueryExtension(d, [0], [0], [0], [0]) !== 0,
+    'pointer',
+    'the X server has no XTest extension',
+    unavailable,
+  );
+  if (!xtest) unavailable.push({ device: 'keyboard', reason: unavailable.at(-1)!.reason });
+  const randr = optional<XRandr>(
+    loadXRandr,
+    (x) => x.XRRQueryExtension(d, [0], [0]) !== 0,
+    'monitors',
+    'no RandR: the screen is reported as one monitor',
+    unavailable,
+  );
+  const shape = optional<XShape>(
+    loadXShape,
+    (x) => x.XShapeQueryExtension(d, [0], [0]) !== 0,
+    'highlight-input-passthrough',
+    'no SHAPE: clicks on the highlight frame hit the frame',
+    unavailable,
+  );
+
+  const desktopInfo = new X11DesktopInfoDevice(connection, randr);
+  const desktopBounds = () => desktopInfo.bounds();
+  const highlight = new X11HighlightDevice(connection, shape, desktopBounds);
+  const windowManager = new X11WindowManager(connection, () => highlight.ownWindows());
+  const keyboard = xtest ? new X11KeyboardDevice(connection, xtest) : undefined;
+  const pointer = xtest ? new X11PointerDevice(connection, xtest) : undefined;
+  let down = false;
+  const bundle: X11PlatformBundle = {
+    id: 'x11',
+    session,
+    connection,
+    ...(pointer ? { pointer } : {}),
+    ...(keyboard ? { keyboard } : {}),
+    screenshot: new X11ScreenshotDevice(connection, desktopBounds),
+    highlight,
+    windowManager,
+    desktopInfo,
+    unavailable,
+    async shutdown() {
+      if (down) return;
+      down = true;
+      try {
+        await highlight.clear();
+        keyboard?.releaseAll();
+        keyboard?.restoreSlots();
+      } finally {
+        connection.close();
+      }
+    },
+  };
+  return bundle;
+}
+
+export const x11PlatformFactory: PlatformFactory = {
+  id: 'x11',
+  optIn: false,
+  /**
+   * Serves X11 sessions and XWayland, and also Wayland without XWayland: there the bundle has no devices and lists
+   * each as unavailable with the reason, instead of the runtime silently coming up without a platform.
+   */
+  canServe(config: PlatformConfig): boolean {
+    return detectSession(config.env).kind !== 'none';
+  },
+  async create(config: PlatformConfig): Promise<PlatformBundle> {
+    try {
+      return await createX11Platform(config);
+    } catch (error) {
+      throw error instanceof InspectorError ? error : toInspectorError(error);
+    }
+  },
+};

@@ -1,0 +1,101 @@
+import { InspectorError } from '../../../shared/model/errors.js';
+import type { Rect } from '../../../shared/model/values.js';
+import {
+  AllPlanes,
+  XImageHead,
+  ZPixmap,
+  copyBytes,
+  readStruct,
+  type XImageHeadValue,
+} from '../../../native/x11/xlib.js';
+import type { Screenshot, ScreenshotDevice } from '../../runtime/platform.js';
+import type { X11Connection } from './connection.js';
+
+/** Intersection of two rectangles (integer pixels); undefined when they do not overlap. */
+export function intersectRect(a: Rect, b: Rect): Rect | undefined {
+  const x1 = Math.max(Math.floor(a.x), Math.floor(b.x));
+  const y1 = Math.max(Math.floor(a.y), Math.floor(b.y));
+  const x2 = Math.min(Math.ceil(a.x + a.width), Math.ceil(b.x + b.width));
+  const y2 = Math.min(Math.ceil(a.y + a.height), Math.ceil(b.y + b.height));
+  if (x2 <= x1 || y2 <= y1) return undefined;
+  return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
+}
+
+/**
+ * Screenshots with XGetImage on the root window (what is on screen, override-redirect windows included). A region is
+ * clipped to the desktop; the pixels come back as Bgra8 with opaque alpha.
+ */
+export class X11ScreenshotDevice implements ScreenshotDevice {
+  constructor(
+    private readonly connection: X11Connection,
+    private readonly desktopBounds: () => Rect,
+  ) {}
+
+  async capture(region?: Rect): Promise<Screenshot> {
+    const desktop = this.desktopBounds();
+    const area = region ? intersectRect(region, desktop) : desktop;
+    if (!area) {
+      throw new InspectorError(
+        'invalid-input',
+        `the region ${region!.x},${region!.y},${region!.width}x${region!.height} lies outside the desktop ` +
+          `${desktop.x},${desktop.y},${desktop.width}x${desktop.height}`,
+      );
+    }
+    const c = this.connection;
+    const image = c.checked('capturing the screen', () =>
+      c.xlib.XGetImage(c.display, c.root, area.x, area.y, area.width, area.height, AllPlanes, ZPixmap),
+    );
+    if (!image) throw new InspectorError('action-failed', 'XGetImage returned no image');
+    try {
+      const head = readStruct<XImageHeadValue>(image, XImageHead);
+      return toBgra(head, copyBytes(head.data!, head.bytes_per_line * head.height));
+    } finally {
+      c.xlib.XDestroyImage(image);
+    }
+  }
+}
+
+/** Converts a ZPixmap of 24/32 bits per pixel (TrueColor masks) into packed Bgra8 rows. */
+export function toBgra(head: XImageHeadValue, data: Uint8Array): Screenshot {
+  const { width, height } = head;
+  const red = Number(head.red_mask);
+  const green = Number(head.green_mask);
+  const blue = Number(head.blue_mask);
+  const pixels = new Uint8Array(width * height * 4);
+  if (head.bits_per_pixel === 32 && head.byte_order === 0 && red === 0xff0000 && green === 0xff00 && blue === 0xff) {
+    // The common case: little-endian BGRX, already in place but for the alpha byte.
+    for (let y = 0; y < height; y++) {
+      pixels.set(data.subarray(y * head.bytes_per_line, y * head.bytes_per_line + width * 4), y * width * 4);
+    }
+    for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
+    return { width, height, format: 'Bgra8', pixels };
+  }
+  if (head.bits_per_pixel !== 32 && head.bits_per_pixel !== 24 && head.bits_per_pixel !== 16) {
+    throw new InspectorError('unsupported', `screenshots of ${head.bits_per_pixel}-bit visuals are not supported`);
+  }
+  const bytes = head.bits_per_pixel / 8;
+  const shiftOf = (mask: number) => (mask === 0 ? 0 : 31 - Math.clz32(mask & -mask));
+  const widthOf = (mask: number) => (mask === 0 ? 1 : 32 - Math.clz32(mask) - shiftOf(mask));
+  const channel = (value: number, mask: number) => {
+    const bits = widthOf(mask);
+    const raw = ((value & mask) >>> shiftOf(mask)) & ((1 << bits) - 1);
+    return Math.round((raw * 255) / ((1 << bits) - 1));
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = y * head.bytes_per_line + x * bytes;
+      let value = 0;
+      for (let b = 0; b < bytes; b++) {
+        const byte = data[at + b]!;
+        value = head.byte_order === 0 ? value | (byte << (8 * b)) : (value << 8) | byte;
+      }
+      value >>>= 0;
+      const out = (y * width + x) * 4;
+      pixels[out] = channel(value, blue);
+      pixels[out + 1] = channel(value, green);
+      pixels[out + 2] = channel(value, red);
+      pixels[out + 3] = 255;
+    }
+  }
+  return { width, height, format: 'Bgra8', pixels };
+}

@@ -1,0 +1,189 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The X desktop the X11 desktop tests run on: the session `npm test` started (DISPLAY is set), or, when the tests
+ * are run alone, an Xvfb with openbox of their own on a free display, stopped again by PID.
+ */
+export interface TestDesktop {
+  env: NodeJS.ProcessEnv;
+  display: string;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function hasWindowManager(env: NodeJS.ProcessEnv): boolean {
+  const result = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
+  return result.status === 0 && /window id/.test(result.stdout);
+}
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await Promise.race([once(child, 'exit'), sleep(2000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export async function useDesktop(): Promise<TestDesktop> {
+  if (process.env.DISPLAY) {
+    const env = { ...process.env };
+    let wm: ChildProcess | undefined;
+    if (!hasWindowManager(env)) {
+      wm = spawn('openbox', [], { env, stdio: 'ignore' });
+      for (let i = 0; i < 100 && !hasWindowManager(env); i++) await sleep(50);
+    }
+    return { env, display: env.DISPLAY!, stop: () => stopChild(wm) };
+  }
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
+  const fd = xvfb.stdio[3]!;
+  let text = '';
+  fd.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  for (let i = 0; i < 200 && !text.includes('\n'); i++) await sleep(25);
+  const number = text.trim();
+  if (!/^\d+$/.test(number)) {
+    await stopChild(xvfb);
+    throw new Error(`Xvfb did not report a display number (got "${text}")`);
+  }
+  const display = `:${number}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, XDG_SESSION_TYPE: 'x11' };
+  delete env.WAYLAND_DISPLAY;
+  const wm = spawn('openbox', [], { env, stdio: 'ignore' });
+  for (let i = 0; i < 200 && !hasWindowManager(env); i++) await sleep(25);
+  return {
+    env,
+    display,
+    async stop() {
+      await stopChild(wm);
+      await stopChild(xvfb);
+    },
+  };
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface ProbeEvent {
+  event: string;
+  text?: string;
+  active?: boolean;
+  xid?: number;
+  window?: Rect;
+  entry?: Rect;
+  check?: Rect;
+  label?: Rect;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The probe app's source (tests run from dist/, the script stays in the source tree). */
+export const probeScript = path.resolve(here, '../../../../../../main/platform/x11/test/support/probe-app.py');
+
+/** The GTK 3 probe window: an entry, a check box and a label, reporting its state as JSON lines. */
+export class ProbeApp {
+  readonly events: ProbeEvent[] = [];
+  readonly child: ChildProcess;
+  private waiters: Array<() => void> = [];
+
+  private constructor(child: ChildProcess) {
+    this.child = child;
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        try {
+          this.events.push(JSON.parse(line) as ProbeEvent);
+        } catch {
+          continue;
+        }
+        for (const wake of this.waiters.splice(0)) wake();
+      }
+    });
+  }
+
+  static async start(env: NodeJS.ProcessEnv, title: string, x = 100, y = 100): Promise<ProbeApp> {
+    const child = spawn('/usr/bin/python3', [probeScript, title, String(x), String(y)], {
+      env: { ...env, NO_AT_BRIDGE: '1', GTK_THEME: 'Adwaita' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const app = new ProbeApp(child);
+    await app.waitFor((e) => e.event === 'ready', 10000);
+    return app;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get ready(): ProbeEvent {
+    return this.events.find((e) => e.event === 'ready')!;
+  }
+
+  last(kind: string): ProbeEvent | undefined {
+    return this.events.filter((e) => e.event === kind).at(-1);
+  }
+
+  /** Waits for an event satisfying `match` (looking at those already received too). */
+  async waitFor(match: (event: ProbeEvent) => boolean, timeoutMs = 3000): Promise<ProbeEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.find(match);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`probe app: no matching event; got ${JSON.stringify(this.events)}`);
+      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), sleep(left)]);
+    }
+  }
+
+  /** Waits until `match` holds for the latest event of a kind. */
+  async waitForLast(kind: string, match: (event: ProbeEvent) => boolean, timeoutMs = 3000): Promise<ProbeEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const latest = this.last(kind);
+      if (latest && match(latest)) return latest;
+      if (Date.now() >= deadline) throw new Error(`probe app: last ${kind} was ${JSON.stringify(latest)}`);
+      await sleep(20);
+    }
+  }
+
+  async bounds(): Promise<ProbeEvent> {
+    const before = this.events.length;
+    this.child.stdin!.write('bounds\n');
+    return this.waitFor((e) => e.event === 'bounds' && this.events.indexOf(e) >= before);
+  }
+
+  async stop(): Promise<void> {
+    await stopChild(this.child);
+  }
+}
+
+/** Runs an X utility and returns its stdout (binary for images). */
+export function runTool(command: string, args: string[], env: NodeJS.ProcessEnv): Buffer {
+  const result = spawnSync(command, args, { env, maxBuffer: 64 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr?.toString()}`);
+  return result.stdout;
+}
+
+/** Window geometry as xwininfo sees it (client area, absolute). */
+export function xwininfo(id: number, env: NodeJS.ProcessEnv): Rect {
+  const text = runTool('xwininfo', ['-id', String(id)], env).toString();
+  const read = (label: string) => Number(new RegExp(`${label}:\\s+(-?\\d+)`).exec(text)![1]);
+  return {
+    x: read('Absolute upper-left X'),
+    y: read('Absolute upper-left Y'),
+    width: read('Width'),
+    height: read('Height'),
+  };
+}
+
+export { sleep };
