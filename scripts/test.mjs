@@ -69,16 +69,27 @@ function walk(dir, out = []) {
   return out.sort();
 }
 
+/** True when the compiled test still has its TypeScript source (tsc never deletes outputs of removed files). */
+function hasSource(rel) {
+  const base = path.join(root, rel.replace(/\.js$/, ''));
+  return ['.ts', '.tsx', '.mts'].some((ext) => existsSync(base + ext));
+}
+
 function classify() {
   const unit = [];
   const desktop = [];
+  const stale = [];
   for (const file of walk(dist)) {
     const rel = path.relative(dist, file).split(path.sep).join('/');
+    if (!hasSource(rel)) {
+      stale.push(rel);
+      continue;
+    }
     const isE2e = rel.startsWith('e2e/');
     if (rel.endsWith('.desktop.test.js') || isE2e) desktop.push(file);
     else if (/(^|\/)test\/[^/]+\.test\.js$/.test(rel)) unit.push(file);
   }
-  return { unit, desktop };
+  return { unit, desktop, stale };
 }
 
 function run(command, args, { env = process.env } = {}) {
@@ -159,7 +170,12 @@ async function main() {
     }
     if (opts.lint) await step('lint', async () => ({ code: await run('npm', ['run', '--silent', 'lint']) }));
 
-    const { unit, desktop } = classify();
+    const { unit, desktop, stale } = classify();
+    if (stale.length) {
+      process.stdout.write(
+        `\nnot running compiled tests whose source is gone: ${stale.map((f) => 'dist/' + f).join(' ')}\n`,
+      );
+    }
     const pick = (files) =>
       opts.filters.length ? files.filter((f) => opts.filters.some((flt) => f.includes(flt))) : files;
     const unitFiles = pick(unit);

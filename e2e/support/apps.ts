@@ -46,6 +46,10 @@ export interface LaunchedApp {
   /** Temporary directory owned by the app (Chromium's profile), removed by stop(). */
   readonly tempDir: string | undefined;
   alive(): boolean;
+  /** Freezes the application (SIGSTOP to the launched process): it stops answering D-Bus, as a hung app would. */
+  pause(): void;
+  /** Lets a paused application run again (SIGCONT). */
+  resume(): void;
   /** PIDs of the application's live processes: the launched one, its descendants and strays carrying its marker. */
   processes(): number[];
   /** Ends the application and all its processes, removes its temporary files. Safe to call twice. */
@@ -81,6 +85,14 @@ function installExitHook(): void {
   process.on('exit', () => {
     for (const app of launched) app.killNow();
   });
+}
+
+function signalQuietly(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // gone
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -209,13 +221,7 @@ async function launch(
   };
   const handle = {
     killNow() {
-      for (const p of family()) {
-        try {
-          process.kill(p, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
+      for (const p of family()) signalQuietly(p, 'SIGKILL');
       cleanupFiles();
     },
   };
@@ -225,6 +231,8 @@ async function launch(
     (stopPromise ??= (async () => {
       launched.delete(handle);
       if (pid !== undefined) {
+        // A paused process would hold SIGTERM pending forever.
+        for (const p of family()) signalQuietly(p, 'SIGCONT');
         try {
           process.kill(-pid, 'SIGTERM'); // the whole process group
         } catch {
@@ -257,6 +265,8 @@ async function launch(
       startupMs,
       tempDir: options.tempDir,
       alive: () => !exited && isAlive(pid as number),
+      pause: () => signalQuietly(pid as number, 'SIGSTOP'),
+      resume: () => signalQuietly(pid as number, 'SIGCONT'),
       processes: () => [...new Set(family())].filter(isAlive),
       stop,
     };

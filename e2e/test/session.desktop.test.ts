@@ -3,15 +3,16 @@
 // stopping leaves nothing behind. Runs inside the desktop session started by scripts/test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Variant } from 'dbus-next';
 import { CONTROLS_READY_TITLE, FIXTURE_PASSWORD, fixtureUrl, launchChromium, launchGtk3Demo } from '../support/apps.js';
-import { call, connectA11yBus, connectBus, registeredApplications } from '../support/atspi-bus.js';
+import { call, connectA11yBus, connectBus, getChildren, registeredApplications } from '../support/atspi-bus.js';
+import { atspiReference } from '../support/reference.js';
 import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../support/paths.js';
-import { isAlive } from '../support/processes.js';
+import { isAlive, processesWithEnv } from '../support/processes.js';
 
 const env = process.env;
 
@@ -241,4 +242,79 @@ test('session.mjs as a command runs the command inside a session and passes its 
   assert.equal(r.status, 7, r.stderr);
   const bad = spawnSync(process.execPath, [script, '--bogus'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
+});
+
+function markerProcesses(marker: string): number[] {
+  return processesWithEnv('PLATYNUI_DESKTOP_SESSION', marker);
+}
+
+async function startCliSession(): Promise<{ child: ChildProcess; marker: string }> {
+  const script = path.join(projectRoot(), 'scripts/desktop/session.mjs');
+  const child = spawn(
+    process.execPath,
+    [script, '--quiet', '--', 'sh', '-c', 'echo "$PLATYNUI_DESKTOP_SESSION"; sleep 60'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const marker = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', (c) => reject(new Error(`session exited early with ${c}`)));
+  });
+  return { child, marker };
+}
+
+async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+test('SIGTERM to session.mjs stops the command and every session process', async () => {
+  const { child, marker } = await startCliSession();
+  // Xvfb, dbus-daemon, openbox, the command, and the at-spi launcher, bus and registry
+  assert.ok(markerProcesses(marker).length >= 5, `only ${markerProcesses(marker).join(' ')}`);
+  const exit = new Promise<[number | null, string | null]>((r) => child.once('exit', (c, s) => r([c, s])));
+  child.kill('SIGTERM');
+  const [code] = await exit;
+  assert.equal(code, 128 + 15);
+  assert.deepEqual(markerProcesses(marker), []);
+});
+
+test('even a SIGKILLed session.mjs leaves no processes behind', async () => {
+  const { child, marker } = await startCliSession();
+  const before = markerProcesses(marker);
+  assert.ok(before.length >= 5);
+  child.kill('SIGKILL');
+  const gone = await eventually(() => markerProcesses(marker).length === 0, 5000);
+  assert.ok(gone, `left behind: ${markerProcesses(marker).join(' ')}`);
+});
+
+test('a paused app stops answering D-Bus, resumes, and can be stopped while paused', async () => {
+  const app = await launchGtk3Demo(env);
+  const bus = await connectA11yBus(env);
+  try {
+    const ref = { busName: app.busName, path: app.path };
+    assert.ok((await getChildren(bus, ref, 2000)).length > 0);
+    app.pause();
+    await assert.rejects(getChildren(bus, ref, 300), /timed out/);
+    app.resume();
+    assert.ok((await getChildren(bus, ref, 5000)).length > 0);
+    const dump = await atspiReference(env, { pid: app.pid, summary: true });
+    assert.equal(dump.tree, undefined);
+    assert.ok(dump.nodes > 100);
+    assert.ok(dump.elapsedMs > 0);
+    app.pause();
+  } finally {
+    bus.disconnect();
+    await app.stop();
+  }
+  assert.equal(app.alive(), false);
 });

@@ -61,8 +61,11 @@ export class DesktopPackagesError extends Error {
 export function ensureDesktopPackages({
   packages = DESKTOP_PACKAGES,
   log = (m) => process.stderr.write(m + '\n'),
+  aptGet = 'apt-get', // the apt-get to run (tests pass a stand-in)
+  debianLike = isDebianLike(),
+  root = process.getuid?.() === 0,
 } = {}) {
-  if (!isDebianLike()) {
+  if (!debianLike) {
     throw new DesktopPackagesError(
       `The virtual desktop needs a Debian/Ubuntu machine with these packages: ${packages.join(' ')}.\n` +
         `On Debian/Ubuntu run: ${aptCommand(packages)}`,
@@ -71,7 +74,7 @@ export function ensureDesktopPackages({
   }
   const missing = missingPackages(packages);
   if (missing.length === 0) return [];
-  if (process.getuid?.() !== 0) {
+  if (!root) {
     throw new DesktopPackagesError(
       `Missing Debian packages for the virtual desktop: ${missing.join(' ')}.\nInstall them with: ${aptCommand(missing)}`,
       missing,
@@ -80,14 +83,14 @@ export function ensureDesktopPackages({
   log(`[desktop] installing missing packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () =>
-    spawnSync('apt-get', [...APT_OPTIONS, 'install', '-y', '--no-install-recommends', ...missing], {
+    spawnSync(aptGet, [...APT_OPTIONS, 'install', '-y', '--no-install-recommends', ...missing], {
       stdio: ['ignore', 'inherit', 'inherit'],
       env,
     });
   let result = install();
   if (result.status !== 0) {
     // The package lists may be missing or stale: refresh them once and try again.
-    const update = spawnSync('apt-get', [...APT_OPTIONS, 'update'], { stdio: ['ignore', 'inherit', 'inherit'], env });
+    const update = spawnSync(aptGet, [...APT_OPTIONS, 'update'], { stdio: ['ignore', 'inherit', 'inherit'], env });
     if (update.status === 0) result = install();
   }
   const still = missingPackages(packages);

@@ -34,6 +34,18 @@ const SCRUBBED_ENV = [
   SESSION_MARKER,
 ];
 
+// $1: PID to watch, $2: session id, $3: session directory. `tail --pid` blocks until that process is gone.
+const REAPER_SCRIPT = `
+tail --pid="$1" -s 0.2 -f /dev/null 2>/dev/null || while kill -0 "$1" 2>/dev/null; do sleep 0.5; done
+for f in /proc/[0-9]*/environ; do
+  if grep -qzxF "${SESSION_MARKER}=$2" "$f" 2>/dev/null; then
+    q=\${f#/proc/}; q=\${q%/environ}
+    kill -CONT "$q" 2>/dev/null; kill -KILL "$q" 2>/dev/null
+  fi
+done
+rm -rf "$3"
+`;
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Converts a D-Bus address to one dbus-next connects to without its optional native `usocket` module. */
@@ -332,6 +344,7 @@ export async function startDesktopSession(options = {}) {
     killedHard.push(...(await terminate([...strays, ...descendantsOf(own), ...processesWithMarker(id)], 2000)));
     cleanupXFiles(killedHard);
     rmSync(dir, { recursive: true, force: true });
+    if (reaper.pid) signal(-reaper.pid, 'SIGKILL'); // its process group: sh and tail
     return { killedHard };
   }
 
@@ -357,7 +370,17 @@ export async function startDesktopSession(options = {}) {
     const own = procs.map((p) => p.pid);
     for (const pid of [...descendantsOf(own), ...own, ...processesWithMarker(id)]) signal(pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
+    if (reaper.pid) signal(-reaper.pid, 'SIGKILL'); // its process group: sh and tail
   }
+
+  // A reaper outlives this process: should it die without stopping the session (even by SIGKILL), the reaper ends
+  // every process carrying the session's marker and removes the session's files. It carries no marker itself.
+  const reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'platynui-desktop-reaper', String(process.pid), id, dir], {
+    env: baseEnv,
+    stdio: 'ignore',
+    detached: true,
+  });
+  reaper.unref();
 
   activeSessions.add(session);
   if (handleSignals) installProcessHandlers();
@@ -545,7 +568,11 @@ async function main(argv) {
     await session.stop();
     return 0;
   }
-  const child = spawn(command[0], command.slice(1), { env: session.env, stdio: 'inherit' });
+  // The command dies with us too (pdeathsig), so even a SIGKILLed session leaves nothing running.
+  const [cmd, args] = existsSync('/usr/bin/setpriv')
+    ? ['/usr/bin/setpriv', ['--pdeathsig', 'SIGTERM', '--', ...command]]
+    : [command[0], command.slice(1)];
+  const child = spawn(cmd, args, { env: session.env, stdio: 'inherit' });
   const forward = (sig) => {
     if (child.exitCode === null) child.kill(sig);
   };
