@@ -6,7 +6,9 @@
 //   node scripts/test.mjs --desktop            build + desktop tests only (skips lint)
 //   node scripts/test.mjs --no-build --no-lint  reuse dist/, skip lint
 //   node scripts/test.mjs <filter...>          only test files whose dist path contains one of the filters
-//   node scripts/test.mjs --timeout 120000     per-test timeout in ms (default 120000)
+//   node scripts/test.mjs --timeout 300000     per-test timeout in ms (default 300000; Node 20 applies it to each test
+//                                              file as a whole too, so it also bounds a file)
+//   node scripts/test.mjs --total-timeout 1080000  stop everything after this long (default 18 minutes) and fail
 //   node scripts/test.mjs --name-pattern REGEX  only tests whose name matches (node --test-name-pattern)
 //
 // Unit tests: dist/**/test/*.test.js that are not *.desktop.test.js and not under dist/e2e.
@@ -22,7 +24,16 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
 
 function parseArgs(argv) {
-  const opts = { unit: true, desktop: true, build: true, lint: true, filters: [], timeout: 120000, namePattern: [] };
+  const opts = {
+    unit: true,
+    desktop: true,
+    build: true,
+    lint: true,
+    filters: [],
+    timeout: 300000,
+    totalTimeout: 18 * 60000,
+    namePattern: [],
+  };
   let only;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -32,13 +43,16 @@ function parseArgs(argv) {
     else if (a === '--no-lint') opts.lint = false;
     else if (a === '--timeout') opts.timeout = Number(argv[++i]);
     else if (a.startsWith('--timeout=')) opts.timeout = Number(a.slice(10));
+    else if (a === '--total-timeout') opts.totalTimeout = Number(argv[++i]);
+    else if (a.startsWith('--total-timeout=')) opts.totalTimeout = Number(a.slice(16));
     else if (a === '--name-pattern') opts.namePattern.push(argv[++i]);
     else if (a.startsWith('--name-pattern=')) opts.namePattern.push(a.slice(15));
     else if (a === '-h' || a === '--help') {
       process.stdout.write(
         readFileSync(fileURLToPath(import.meta.url), 'utf8')
           .split('\n')
-          .slice(1, 13)
+          .slice(1)
+          .filter((line, i, all) => all.slice(0, i + 1).every((l) => l.startsWith('//')))
           .join('\n') + '\n',
       );
       process.exit(0);
@@ -52,8 +66,8 @@ function parseArgs(argv) {
     opts.unit = false;
     opts.lint = false;
   }
-  if (!Number.isFinite(opts.timeout) || opts.timeout <= 0) {
-    process.stderr.write('--timeout needs a positive number of milliseconds\n');
+  if (!(opts.timeout > 0) || !(opts.totalTimeout > 0)) {
+    process.stderr.write('--timeout and --total-timeout need a positive number of milliseconds\n');
     process.exit(2);
   }
   return opts;
@@ -92,9 +106,24 @@ function classify() {
   return { unit, desktop, stale };
 }
 
+// Wall-clock limit for the whole run: a child still running at the deadline is stopped and counts as failed.
+let deadline = Infinity;
+
 function run(command, args, { env = process.env } = {}) {
   return new Promise((resolve) => {
+    if (Date.now() >= deadline) {
+      process.stderr.write(`total time limit reached: not running ${command}\n`);
+      resolve(124);
+      return;
+    }
     const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+    let timedOut = false;
+    const limit = setTimeout(() => {
+      timedOut = true;
+      process.stderr.write(`\ntotal time limit reached: stopping ${command} ${args.slice(-1)[0] ?? ''}\n`);
+      child.kill('SIGTERM');
+      setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 10000).unref();
+    }, deadline - Date.now());
     const forward = (sig) => child.exitCode === null && child.kill(sig);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -103,9 +132,10 @@ function run(command, args, { env = process.env } = {}) {
       resolve(127);
     });
     child.once('exit', (code, sig) => {
+      clearTimeout(limit);
       process.removeListener('SIGINT', forward);
       process.removeListener('SIGTERM', forward);
-      resolve(sig ? 128 + 1 : (code ?? 1));
+      resolve(timedOut ? 124 : sig ? 128 + 1 : (code ?? 1));
     });
   });
 }
@@ -145,6 +175,7 @@ async function main() {
   const steps = [];
   const tmp = mkdtempSync(path.join(tmpdir(), 'platynui-test-'));
   const t0 = performance.now();
+  deadline = Date.now() + opts.totalTimeout;
   let failed = false;
 
   const step = async (name, fn) => {

@@ -114,6 +114,15 @@ export function chromiumExecutable(): string {
   throw new Error('Chromium is not installed (Debian package "chromium")');
 }
 
+/**
+ * The environment of the desktop session this test process runs in (npm test starts one and passes DISPLAY,
+ * DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR ...). Throws a clear error when run outside a session.
+ */
+export function sessionEnv(): NodeJS.ProcessEnv {
+  requireSessionEnv(process.env);
+  return process.env;
+}
+
 function requireSessionEnv(env: NodeJS.ProcessEnv): void {
   if (!env.DISPLAY || !env.DBUS_SESSION_BUS_ADDRESS) {
     throw new Error(

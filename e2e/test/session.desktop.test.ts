@@ -14,7 +14,7 @@ import { atspiReference } from '../support/reference.js';
 import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../support/paths.js';
 import { isAlive, processesWithEnv } from '../support/processes.js';
 
-const env = process.env;
+const env = sessionEnv();
 
 interface RefNode {
   role: string;
