@@ -8,7 +8,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Variant } from 'dbus-next';
-import { CONTROLS_READY_TITLE, FIXTURE_PASSWORD, fixtureUrl, launchChromium, launchGtk3Demo } from '../support/apps.js';
+import {
+  CONTROLS_READY_TITLE,
+  FIXTURE_PASSWORD,
+  fixtureUrl,
+  launchChromium,
+  launchGtk3Demo,
+  sessionEnv,
+} from '../support/apps.js';
 import { call, connectA11yBus, connectBus, getChildren, registeredApplications } from '../support/atspi-bus.js';
 import { atspiReference } from '../support/reference.js';
 import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../support/paths.js';
