@@ -1,0 +1,80 @@
+import type { MessagePort } from 'node:worker_threads';
+import { toInspectorError } from '../../shared/model/errors.js';
+import { formatValueText } from '../../shared/model/values.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import { READY, type BridgeRequest, type BridgeResponse, type NodeRecord } from './protocol.js';
+
+/** Children the runtime already holds are sent ahead, up to this many records per answer. */
+const PREFETCH_BUDGET = 20_000;
+
+/**
+ * The runtime's side of the XPath bridge: answers the worker's requests for children and attributes by asking the
+ * runtime's nodes (asynchronously), then wakes the worker. Handles are stable for the service's lifetime.
+ */
+export class BridgeHost {
+  private readonly byHandle: RuntimeNode[] = [];
+  private readonly handles = new Map<RuntimeNode, number>();
+
+  constructor(
+    private readonly port: MessagePort,
+    private readonly control: Int32Array,
+  ) {
+    port.on('message', (request: BridgeRequest) => {
+      void this.answer(request);
+    });
+  }
+
+  handleOf(node: RuntimeNode): number {
+    let handle = this.handles.get(node);
+    if (handle === undefined) {
+      handle = this.byHandle.length;
+      this.byHandle.push(node);
+      this.handles.set(node, handle);
+    }
+    return handle;
+  }
+
+  nodeOf(handle: number): RuntimeNode | undefined {
+    return this.byHandle[handle];
+  }
+
+  record(node: RuntimeNode, budget: { left: number }): NodeRecord {
+    budget.left--;
+    const record: NodeRecord = {
+      h: this.handleOf(node),
+      p: node.parent ? this.handleOf(node.parent) : -1,
+      ns: node.namespace,
+      role: node.role,
+      name: node.name,
+      rid: node.runtimeId,
+    };
+    if (node.id) record.id = node.id;
+    const cached = node.cachedChildren;
+    if (cached && budget.left >= cached.length) record.kids = cached.map((child) => this.record(child, budget));
+    return record;
+  }
+
+  private async answer(request: BridgeRequest): Promise<void> {
+    let response: BridgeResponse;
+    try {
+      const node = this.byHandle[request.h];
+      if (!node) throw new Error(`unknown node handle ${request.h}`);
+      if (request.op === 'children') {
+        const children = await node.children();
+        const budget = { left: PREFETCH_BUDGET };
+        response = { ok: true, children: children.map((child) => this.record(child, budget)) };
+      } else {
+        const attributes = await node.attributes();
+        response = {
+          ok: true,
+          attributes: attributes.map((a) => ({ ns: a.namespace, name: a.name, text: formatValueText(a.value) })),
+        };
+      }
+    } catch (error) {
+      response = { ok: false, error: toInspectorError(error).toData() };
+    }
+    this.port.postMessage(response);
+    Atomics.store(this.control, READY, 1);
+    Atomics.notify(this.control, READY);
+  }
+}

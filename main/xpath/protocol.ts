@@ -1,0 +1,64 @@
+import type { InspectorErrorData } from '../../shared/model/errors.js';
+import type { Namespace } from '../../shared/model/namespaces.js';
+
+/**
+ * Messages between the runtime (main thread) and the XPath worker.
+ *
+ * Why a worker and a blocking bridge: fontoxpath is synchronous, providers are asynchronous (D-Bus). The worker runs
+ * the engines over a mirror of the tree; when the engine needs children or attributes the mirror does not hold yet,
+ * the worker posts a request on a MessagePort and blocks on Atomics.wait; the main thread fetches asynchronously
+ * (it never blocks, so the UI and the providers keep being served), posts the answer and wakes the worker, which
+ * pulls it with receiveMessageOnPort. The worker wakes every few milliseconds while it waits so a cancellation is
+ * seen within 100 ms; if it does not stop in time, the service terminates it.
+ */
+
+/** Index of the "answer ready" flag and of the "cancel" flag in the shared Int32Array. */
+export const READY = 0;
+export const CANCEL = 1;
+
+export interface NodeRecord {
+  /** Handle of the node, stable for the worker's lifetime. */
+  h: number;
+  /** Handle of the node's parent (the document for top-level windows, even when listed under an application). */
+  p: number;
+  ns: Namespace;
+  role: string;
+  name: string;
+  rid: string;
+  id?: string;
+  /** Children the runtime already holds, sent ahead so the worker need not ask. */
+  kids?: NodeRecord[];
+}
+
+export interface AttributeRecord {
+  ns: Namespace;
+  name: string;
+  text: string;
+}
+
+export type BridgeRequest = { op: 'children'; h: number } | { op: 'attributes'; h: number };
+
+export type BridgeResponse =
+  | { ok: true; children: NodeRecord[] }
+  | { ok: true; attributes: AttributeRecord[] }
+  | { ok: false; error: InspectorErrorData };
+
+export type WorkerItem =
+  | { kind: 'node'; h: number }
+  | { kind: 'attribute'; h: number; ns: Namespace; name: string; text: string }
+  | { kind: 'value'; value: string | number | boolean; integer?: boolean };
+
+export interface EvaluateRequest {
+  type: 'evaluate';
+  id: number;
+  xpath: string;
+  context: number;
+  /** The runtime's tree generation: the worker drops its mirror when it changed. */
+  generation: number;
+  root: NodeRecord;
+}
+
+export type WorkerMessage =
+  | { type: 'items'; id: number; items: WorkerItem[] }
+  | { type: 'done'; id: number; engine: string; evalMs: number; bridgeCalls: number }
+  | { type: 'error'; id: number; error: InspectorErrorData };

@@ -1,0 +1,120 @@
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { NAMESPACE_URIS, type Namespace } from '../../../shared/model/namespaces.js';
+import type { XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
+import { CANCEL, READY, type BridgeRequest, type BridgeResponse, type NodeRecord } from '../protocol.js';
+
+export class MirrorNode {
+  children: MirrorNode[] | undefined;
+  attributes: XdmAttribute[] | undefined;
+  constructor(
+    readonly h: number,
+    readonly parent: MirrorNode | null,
+    readonly ns: Namespace,
+    readonly role: string,
+    readonly name: string,
+    readonly rid: string,
+    readonly id: string | undefined,
+  ) {}
+}
+
+const WAIT_SLICE_MS = 20;
+
+/** The worker's view of the runtime's tree: filled on demand through the blocking bridge (see ../protocol.ts). */
+export class MirrorTree implements XdmTree<MirrorNode> {
+  readonly root: MirrorNode;
+  private readonly nodes = new Map<number, MirrorNode>();
+  bridgeCalls = 0;
+
+  constructor(
+    rootRecord: NodeRecord,
+    private readonly port: MessagePort,
+    private readonly control: Int32Array,
+  ) {
+    this.root = this.adopt(rootRecord);
+  }
+
+  node(handle: number): MirrorNode | undefined {
+    return this.nodes.get(handle);
+  }
+
+  private adopt(record: NodeRecord): MirrorNode {
+    let node = this.nodes.get(record.h);
+    if (!node) {
+      const parent = record.p >= 0 ? (this.nodes.get(record.p) ?? null) : null;
+      node = new MirrorNode(record.h, parent, record.ns, record.role, record.name, record.rid, record.id);
+      this.nodes.set(record.h, node);
+    }
+    if (record.kids && !node.children) node.children = record.kids.map((kid) => this.adopt(kid));
+    return node;
+  }
+
+  checkCancelled(): void {
+    if (Atomics.load(this.control, CANCEL) !== 0) throw new InspectorError('cancelled', 'the evaluation was cancelled');
+  }
+
+  private request(request: BridgeRequest): BridgeResponse {
+    this.checkCancelled();
+    this.bridgeCalls++;
+    Atomics.store(this.control, READY, 0);
+    this.port.postMessage(request);
+    while (Atomics.load(this.control, READY) === 0) {
+      Atomics.wait(this.control, READY, 0, WAIT_SLICE_MS);
+      this.checkCancelled();
+    }
+    const message = receiveMessageOnPort(this.port);
+    if (!message) throw new InspectorError('internal', 'the XPath bridge woke without an answer');
+    return message.message as BridgeResponse;
+  }
+
+  isDocument(node: MirrorNode): boolean {
+    return node === this.root;
+  }
+  namespaceUri(node: MirrorNode): string {
+    return NAMESPACE_URIS[node.ns];
+  }
+  localName(node: MirrorNode): string {
+    return node.role;
+  }
+  prefix(node: MirrorNode): string {
+    return node.ns === 'control' ? '' : node.ns;
+  }
+  parent(node: MirrorNode): MirrorNode | null {
+    return node.parent;
+  }
+
+  children(node: MirrorNode): readonly MirrorNode[] {
+    if (!node.children) {
+      const response = this.request({ op: 'children', h: node.h });
+      // A node whose provider failed (application gone, not responding) has no children to a query.
+      node.children = response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : [];
+    }
+    return node.children;
+  }
+
+  attributes(node: MirrorNode): readonly XdmAttribute[] {
+    if (node === this.root) return [];
+    if (!node.attributes) {
+      const response = this.request({ op: 'attributes', h: node.h });
+      node.attributes =
+        response.ok && 'attributes' in response
+          ? response.attributes.map((a) => ({
+              namespaceUri: a.ns === 'control' ? null : NAMESPACE_URIS[a.ns],
+              localName: a.name,
+              value: a.text,
+            }))
+          : [];
+    }
+    return node.attributes;
+  }
+
+  attribute(node: MirrorNode, namespaceUri: string | null, localName: string): string | undefined {
+    if (node === this.root) return undefined;
+    if (namespaceUri === null) {
+      if (localName === 'Name') return node.name;
+      if (localName === 'RuntimeId') return node.rid;
+      if (localName === 'Id') return node.id;
+    }
+    return this.attributes(node).find((a) => a.namespaceUri === namespaceUri && a.localName === localName)?.value;
+  }
+}

@@ -1,0 +1,224 @@
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import type { Namespace } from '../../shared/model/namespaces.js';
+import type { UiValue } from '../../shared/model/values.js';
+import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { BridgeHost } from './bridge-host.js';
+import { CANCEL, type EvaluateRequest, type WorkerItem, type WorkerMessage } from './protocol.js';
+
+export type EvaluationItem =
+  | { type: 'node'; node: RuntimeNode }
+  | { type: 'attribute'; owner: RuntimeNode; namespace: Namespace; name: string; value: UiValue }
+  | { type: 'value'; value: UiValue };
+
+export interface EvaluationStats {
+  /** Time spent evaluating and collecting, excluding start-up. */
+  evalMs: number;
+  /** Nodes materialized from providers during this evaluation. */
+  nodesFetched: number;
+  results: number;
+  engine: string;
+}
+
+export interface EvaluateOptions {
+  context?: RuntimeNode;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Receives results as they stream in, before the evaluation finishes. */
+  onItems?: (items: EvaluationItem[]) => void;
+}
+
+/** How long a cancelled worker may take to stop before it is terminated. */
+const CANCEL_GRACE_MS = 80;
+
+interface Pending {
+  id: number;
+  items: EvaluationItem[];
+  conversions: Array<Promise<void>>;
+  resolve: (value: { engine: string }) => void;
+  reject: (error: InspectorError) => void;
+  options: EvaluateOptions;
+  /** Why the caller stopped the evaluation (cancel or timeout); reported instead of the worker's own words. */
+  stopReason?: InspectorError;
+}
+
+/**
+ * Evaluates XPath off the thread that serves the UI and the providers (see protocol.ts for the design), one query
+ * at a time; every evaluation can be cancelled and times out.
+ */
+export class XPathService {
+  private worker: Worker | undefined;
+  private bridge: BridgeHost | undefined;
+  private control: Int32Array | undefined;
+  private nextId = 1;
+  private pending: Pending | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly runtime: Runtime) {}
+
+  private start(): { worker: Worker; bridge: BridgeHost; control: Int32Array } {
+    if (this.worker && this.bridge && this.control) return { worker: this.worker, bridge: this.bridge, control: this.control };
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    const channel = new MessageChannel();
+    const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
+      workerData: { port: channel.port2, control: control.buffer },
+      transferList: [channel.port2],
+    });
+    worker.unref();
+    channel.port1.unref();
+    const bridge = new BridgeHost(channel.port1, control);
+    worker.on('message', (message: WorkerMessage) => this.onMessage(message));
+    worker.on('error', (error) => this.failPending(new InspectorError('internal', `XPath worker failed: ${error.message}`)));
+    worker.on('exit', () => {
+      if (this.worker === worker) this.reset();
+    });
+    this.worker = worker;
+    this.bridge = bridge;
+    this.control = control;
+    return { worker, bridge, control };
+  }
+
+  private reset(): void {
+    this.worker = undefined;
+    this.bridge = undefined;
+    this.control = undefined;
+  }
+
+  private failPending(error: InspectorError): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(pending.stopReason ?? error);
+  }
+
+  private convert(item: WorkerItem, bridge: BridgeHost): Promise<EvaluationItem | undefined> {
+    if (item.kind === 'value') {
+      const value =
+        typeof item.value === 'number'
+          ? item.integer
+            ? uiInteger(item.value)
+            : uiNumber(item.value)
+          : typeof item.value === 'boolean'
+            ? uiBool(item.value)
+            : uiString(item.value);
+      return Promise.resolve({ type: 'value', value });
+    }
+    const node = bridge.nodeOf(item.h);
+    if (!node) return Promise.resolve(undefined);
+    if (item.kind === 'node') return Promise.resolve({ type: 'node', node });
+    return node.attribute(item.ns, item.name).then((entry: AttributeEntry | undefined) => ({
+      type: 'attribute' as const,
+      owner: node,
+      namespace: item.ns,
+      name: item.name,
+      value: entry?.value ?? parseValueText(item.text),
+    }));
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    const pending = this.pending;
+    if (!pending || message.id !== pending.id || !this.bridge) return;
+    const bridge = this.bridge;
+    if (message.type === 'items') {
+      const batch = Promise.all(message.items.map((item) => this.convert(item, bridge))).then((converted) => {
+        const items = converted.filter((item): item is EvaluationItem => item !== undefined);
+        pending.items.push(...items);
+        pending.options.onItems?.(items);
+      });
+      pending.conversions.push(batch);
+    } else if (message.type === 'done') {
+      this.pending = undefined;
+      pending.resolve({ engine: message.engine });
+    } else {
+      this.pending = undefined;
+      const error = InspectorError.fromData(message.error);
+      pending.reject(error.code === 'cancelled' && pending.stopReason ? pending.stopReason : error);
+    }
+  }
+
+  evaluate(xpath: string, options: EvaluateOptions = {}): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+    const run = this.queue.then(() => this.run(xpath, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(xpath: string, options: EvaluateOptions): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+    if (this.closed) throw new InspectorError('cancelled', 'the XPath service was closed');
+    if (options.signal?.aborted) throw new InspectorError('cancelled', 'the evaluation was cancelled before it started');
+    this.runtime.refreshIfBlind();
+    const { worker, bridge, control } = this.start();
+    Atomics.store(control, CANCEL, 0);
+    const fetchedBefore = this.runtime.nodesFetched;
+    const started = performance.now();
+    const id = this.nextId++;
+    const context = options.context ?? this.runtime.desktop;
+    const request: EvaluateRequest = {
+      type: 'evaluate',
+      id,
+      xpath,
+      context: bridge.handleOf(context),
+      generation: this.runtime.generation,
+      root: bridge.record(this.runtime.desktop, { left: 20_000 }),
+    };
+    let stopTimer: NodeJS.Timeout | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const pending: Pending = {
+      id,
+      items: [],
+      conversions: [],
+      options,
+      resolve: () => undefined,
+      reject: () => undefined,
+    };
+    const outcome = new Promise<{ engine: string }>((resolve, reject) => {
+      pending.resolve = resolve;
+      pending.reject = reject;
+    });
+    const stop = (reason: InspectorError) => {
+      pending.stopReason ??= reason;
+      Atomics.store(control, CANCEL, 1);
+      graceTimer = setTimeout(() => {
+        if (this.pending !== pending) return;
+        void worker.terminate();
+        this.reset();
+        this.failPending(reason);
+      }, CANCEL_GRACE_MS);
+    };
+    const abort = () => stop(new InspectorError('cancelled', 'the evaluation was cancelled'));
+    options.signal?.addEventListener('abort', abort, { once: true });
+    if (options.timeoutMs !== undefined) {
+      stopTimer = setTimeout(
+        () => stop(new InspectorError('timeout', `the evaluation did not finish within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
+    }
+    this.pending = pending;
+    worker.ref();
+    try {
+      worker.postMessage(request);
+      const { engine } = await outcome;
+      await Promise.all(pending.conversions);
+      const evalMs = performance.now() - started;
+      return {
+        items: pending.items,
+        stats: { evalMs, nodesFetched: this.runtime.nodesFetched - fetchedBefore, results: pending.items.length, engine },
+      };
+    } finally {
+      worker.unref();
+      if (stopTimer) clearTimeout(stopTimer);
+      if (graceTimer) clearTimeout(graceTimer);
+      options.signal?.removeEventListener('abort', abort);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.reset();
+    this.failPending(new InspectorError('cancelled', 'the XPath service was closed'));
+    await worker?.terminate();
+  }
+}

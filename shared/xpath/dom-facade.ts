@@ -1,0 +1,149 @@
+import type { XdmTree } from './tree.js';
+
+/** DOM-shaped wrappers fontoxpath navigates; one per tree node, so node identity holds across an evaluation. */
+export interface FacadeElement<N> {
+  readonly nodeType: 1 | 9;
+  readonly nodeName: string;
+  readonly localName: string;
+  readonly namespaceURI: string | null;
+  readonly prefix: string | null;
+  readonly source: N;
+}
+
+export interface FacadeAttribute<N> {
+  readonly nodeType: 2;
+  readonly nodeName: string;
+  readonly name: string;
+  readonly localName: string;
+  readonly namespaceURI: string | null;
+  readonly prefix: string | null;
+  readonly value: string;
+  readonly owner: N;
+}
+
+type FacadeNode<N> = FacadeElement<N> | FacadeAttribute<N>;
+
+/**
+ * fontoxpath's IDomFacade over an XdmTree. Siblings are computed from a node's real parent, so an application's
+ * alias children (the windows, whose parent is the document) never lead the walk back into the application.
+ */
+export class XdmDomFacade<N> {
+  private readonly wrappers = new Map<N, FacadeElement<N>>();
+  private readonly indexInParent = new Map<N, number>();
+
+  constructor(private readonly tree: XdmTree<N>) {}
+
+  wrap(node: N): FacadeElement<N> {
+    let wrapper = this.wrappers.get(node);
+    if (!wrapper) {
+      const tree = this.tree;
+      if (tree.isDocument(node)) {
+        wrapper = { nodeType: 9, nodeName: '#document', localName: '', namespaceURI: null, prefix: null, source: node };
+      } else {
+        const prefix = tree.prefix(node);
+        const localName = tree.localName(node);
+        wrapper = {
+          nodeType: 1,
+          nodeName: prefix ? `${prefix}:${localName}` : localName,
+          localName,
+          namespaceURI: tree.namespaceUri(node),
+          prefix: prefix || null,
+          source: node,
+        };
+      }
+      this.wrappers.set(node, wrapper);
+    }
+    return wrapper;
+  }
+
+  get root(): FacadeElement<N> {
+    return this.wrap(this.tree.root);
+  }
+
+  private childrenOf(node: N): readonly N[] {
+    this.tree.checkCancelled();
+    const children = this.tree.children(node);
+    children.forEach((child, index) => {
+      if (this.tree.parent(child) === node) this.indexInParent.set(child, index);
+    });
+    return children;
+  }
+
+  private sibling(wrapper: FacadeNode<N>, step: 1 | -1): FacadeElement<N> | null {
+    if (wrapper.nodeType === 2) return null;
+    const parent = this.tree.parent(wrapper.source);
+    if (parent === null) return null;
+    const siblings = this.childrenOf(parent);
+    const index = this.indexInParent.get(wrapper.source) ?? siblings.indexOf(wrapper.source);
+    const next = siblings[index + step];
+    return next === undefined ? null : this.wrap(next);
+  }
+
+  getChildNodes(wrapper: FacadeNode<N>): FacadeElement<N>[] {
+    if (wrapper.nodeType === 2) return [];
+    return this.childrenOf(wrapper.source).map((child) => this.wrap(child));
+  }
+
+  getFirstChild(wrapper: FacadeNode<N>): FacadeElement<N> | null {
+    if (wrapper.nodeType === 2) return null;
+    const first = this.childrenOf(wrapper.source)[0];
+    return first === undefined ? null : this.wrap(first);
+  }
+
+  getLastChild(wrapper: FacadeNode<N>): FacadeElement<N> | null {
+    if (wrapper.nodeType === 2) return null;
+    const children = this.childrenOf(wrapper.source);
+    const last = children[children.length - 1];
+    return last === undefined ? null : this.wrap(last);
+  }
+
+  getNextSibling(wrapper: FacadeNode<N>): FacadeElement<N> | null {
+    return this.sibling(wrapper, 1);
+  }
+
+  getPreviousSibling(wrapper: FacadeNode<N>): FacadeElement<N> | null {
+    return this.sibling(wrapper, -1);
+  }
+
+  getParentNode(wrapper: FacadeNode<N>): FacadeElement<N> | null {
+    if (wrapper.nodeType === 2) return this.wrap(wrapper.owner);
+    const parent = this.tree.parent(wrapper.source);
+    return parent === null ? null : this.wrap(parent);
+  }
+
+  getAllAttributes(wrapper: FacadeNode<N>): FacadeAttribute<N>[] {
+    if (wrapper.nodeType !== 1) return [];
+    this.tree.checkCancelled();
+    const owner = wrapper.source;
+    return this.tree.attributes(owner).map((attribute) => {
+      const prefix = attribute.namespaceUri ? prefixOf(attribute.namespaceUri) : null;
+      const name = prefix ? `${prefix}:${attribute.localName}` : attribute.localName;
+      return {
+        nodeType: 2,
+        nodeName: name,
+        name,
+        localName: attribute.localName,
+        namespaceURI: attribute.namespaceUri,
+        prefix,
+        get value() {
+          return attribute.value;
+        },
+        owner,
+      };
+    });
+  }
+
+  getAttribute(wrapper: FacadeNode<N>, name: string): string | null {
+    if (wrapper.nodeType !== 1) return null;
+    return this.tree.attribute(wrapper.source, null, name) ?? null;
+  }
+
+  getData(wrapper: FacadeNode<N>): string {
+    return wrapper.nodeType === 2 ? wrapper.value : '';
+  }
+}
+
+function prefixOf(uri: string): string | null {
+  const match = /^urn:platynui:(\w+)$/.exec(uri);
+  return match ? match[1]! : null;
+}
