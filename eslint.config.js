@@ -16,6 +16,7 @@ export default tseslint.config(
   {
     // shared/ is plain code: no Node, no DOM-only modules, no other layer.
     files: ['shared/**/*.ts'],
+    ignores: ['shared/**/test/**'],
     rules: restrict(
       [
         'node:*',

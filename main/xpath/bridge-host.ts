@@ -50,7 +50,12 @@ export class BridgeHost {
     };
     if (node.id) record.id = node.id;
     const cached = node.cachedChildren;
-    if (cached && budget.left >= cached.length) record.kids = cached.map((child) => this.record(child, budget));
+    if (cached && budget.left >= cached.length) {
+      record.kids = cached.map((child) => this.record(child, budget));
+      if (node.namespace === 'app') {
+        for (const kid of record.kids) if (kid.p !== record.h) kid.g = record.h;
+      }
+    }
     return record;
   }
 
@@ -62,7 +67,9 @@ export class BridgeHost {
       if (request.op === 'children') {
         const children = await node.children();
         const budget = { left: PREFETCH_BUDGET };
-        response = { ok: true, children: children.map((child) => this.record(child, budget)) };
+        const records = children.map((child) => this.record(child, budget));
+        if (node.namespace === 'app') for (const record of records) if (record.p !== request.h) record.g = request.h;
+        response = { ok: true, children: records };
       } else {
         const attributes = await node.attributes();
         response = {

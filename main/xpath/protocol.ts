@@ -26,6 +26,8 @@ export interface NodeRecord {
   name: string;
   rid: string;
   id?: string;
+  /** For a top-level window listed under an application: that application's handle (the grouped view). */
+  g?: number;
   /** Children the runtime already holds, sent ahead so the worker need not ask. */
   kids?: NodeRecord[];
 }
@@ -59,6 +61,7 @@ export interface EvaluateRequest {
 }
 
 export type WorkerMessage =
+  | { type: 'ready' }
   | { type: 'items'; id: number; items: WorkerItem[] }
   | { type: 'done'; id: number; engine: string; evalMs: number; bridgeCalls: number }
   | { type: 'error'; id: number; error: InspectorErrorData };

@@ -57,11 +57,14 @@ export class XPathService {
   private pending: Pending | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private ready: Promise<void> | undefined;
+  private readyResolve: (() => void) | undefined;
 
   constructor(private readonly runtime: Runtime) {}
 
   private start(): { worker: Worker; bridge: BridgeHost; control: Int32Array } {
-    if (this.worker && this.bridge && this.control) return { worker: this.worker, bridge: this.bridge, control: this.control };
+    if (this.worker && this.bridge && this.control)
+      return { worker: this.worker, bridge: this.bridge, control: this.control };
     const control = new Int32Array(new SharedArrayBuffer(8));
     const channel = new MessageChannel();
     const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
@@ -72,17 +75,30 @@ export class XPathService {
     channel.port1.unref();
     const bridge = new BridgeHost(channel.port1, control);
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
-    worker.on('error', (error) => this.failPending(new InspectorError('internal', `XPath worker failed: ${error.message}`)));
+    worker.on('error', (error) =>
+      this.failPending(new InspectorError('internal', `XPath worker failed: ${error.message}`)),
+    );
     worker.on('exit', () => {
       if (this.worker === worker) this.reset();
     });
     this.worker = worker;
     this.bridge = bridge;
     this.control = control;
+    this.ready = new Promise<void>((resolve) => (this.readyResolve = resolve));
     return { worker, bridge, control };
   }
 
+  /** Starts the worker and waits until its engines are loaded, so the first evaluation measures only itself. */
+  async warmUp(): Promise<void> {
+    this.start();
+    this.worker?.ref();
+    await this.ready;
+    this.worker?.unref();
+  }
+
   private reset(): void {
+    this.readyResolve?.();
+    this.ready = undefined;
     this.worker = undefined;
     this.bridge = undefined;
     this.control = undefined;
@@ -119,6 +135,10 @@ export class XPathService {
   }
 
   private onMessage(message: WorkerMessage): void {
+    if (message.type === 'ready') {
+      this.readyResolve?.();
+      return;
+    }
     const pending = this.pending;
     if (!pending || message.id !== pending.id || !this.bridge) return;
     const bridge = this.bridge;
@@ -145,9 +165,13 @@ export class XPathService {
     return run;
   }
 
-  private async run(xpath: string, options: EvaluateOptions): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+  private async run(
+    xpath: string,
+    options: EvaluateOptions,
+  ): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
     if (this.closed) throw new InspectorError('cancelled', 'the XPath service was closed');
-    if (options.signal?.aborted) throw new InspectorError('cancelled', 'the evaluation was cancelled before it started');
+    if (options.signal?.aborted)
+      throw new InspectorError('cancelled', 'the evaluation was cancelled before it started');
     this.runtime.refreshIfBlind();
     const { worker, bridge, control } = this.start();
     Atomics.store(control, CANCEL, 0);
@@ -204,7 +228,12 @@ export class XPathService {
       const evalMs = performance.now() - started;
       return {
         items: pending.items,
-        stats: { evalMs, nodesFetched: this.runtime.nodesFetched - fetchedBefore, results: pending.items.length, engine },
+        stats: {
+          evalMs,
+          nodesFetched: this.runtime.nodesFetched - fetchedBefore,
+          results: pending.items.length,
+          engine,
+        },
       };
     } finally {
       worker.unref();

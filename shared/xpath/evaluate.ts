@@ -38,7 +38,8 @@ export function toXPathError(error: unknown, xpath: string): InspectorError {
   const codeMatch = /\b(XP[A-Z]{2}\d{4}|FO[A-Z]{2}\d{4}|XQ[A-Z]{2}\d{4})\b/.exec(raw);
   const code = codeMatch?.[1] ?? '';
   const lines = raw.split('\n');
-  const errorLine = lines.find((line) => line.startsWith('Error: ')) ?? lines.find((line) => code && line.includes(code));
+  const errorLine =
+    lines.find((line) => line.startsWith('Error: ')) ?? lines.find((line) => code && line.includes(code));
   const detail = (errorLine ?? raw).replace(/^Error: /, '').trim();
   const withPosition = error as { position?: FontoxpathPosition };
   const offset = withPosition.position?.start.offset;
@@ -101,10 +102,14 @@ export function evaluateOverTree<N>(
   xpath: string,
   context: N,
   onItem?: (item: XPathItem<N>) => void,
+  /** Called with the chosen engine before it runs, so the tree can shape itself for it. */
+  prepare?: (engine: XPathEngine) => void,
 ): EvaluationOutcome<N> {
-  if (xpath.trim() === '') throw new InspectorError('xpath-syntax', 'the XPath expression is empty', { position: positionAt(xpath, 0) });
+  if (xpath.trim() === '')
+    throw new InspectorError('xpath-syntax', 'the XPath expression is empty', { position: positionAt(xpath, 0) });
   const fast = fastPathCompiler?.(xpath);
   if (fast) {
+    prepare?.('fast');
     const items: XPathItem<N>[] = [];
     for (const item of fast.evaluate(tree, context)) {
       items.push(item);
@@ -112,6 +117,7 @@ export function evaluateOverTree<N>(
     }
     return { items, engine: 'fast' };
   }
+  prepare?.('fontoxpath');
   const facade = new XdmDomFacade(tree);
   let raw: unknown;
   try {

@@ -7,6 +7,8 @@ import { CANCEL, READY, type BridgeRequest, type BridgeResponse, type NodeRecord
 export class MirrorNode {
   children: MirrorNode[] | undefined;
   attributes: XdmAttribute[] | undefined;
+  /** The application that lists this top-level window (grouped view). */
+  application: MirrorNode | undefined;
   constructor(
     readonly h: number,
     readonly parent: MirrorNode | null,
@@ -20,11 +22,22 @@ export class MirrorNode {
 
 const WAIT_SLICE_MS = 20;
 
+/**
+ * How the top of the tree is shaped for an engine. `dag` is the contract of shared/xpath/tree.ts (applications list
+ * the same window nodes the document lists; the fast path skips those alias edges). fontoxpath cannot follow alias
+ * edges (it walks siblings through a node's one parent), so it gets a proper tree: `flat` (windows under the
+ * document, applications without children) or `grouped` (windows under their application) chosen by the query.
+ */
+export type TreeView = 'dag' | 'flat' | 'grouped';
+
 /** The worker's view of the runtime's tree: filled on demand through the blocking bridge (see ../protocol.ts). */
 export class MirrorTree implements XdmTree<MirrorNode> {
   readonly root: MirrorNode;
   private readonly nodes = new Map<number, MirrorNode>();
   bridgeCalls = 0;
+  view: TreeView = 'dag';
+  /** Set when a cancellation was raised, even if an engine wrapped the error into its own. */
+  cancelRaised = false;
 
   constructor(
     rootRecord: NodeRecord,
@@ -45,12 +58,16 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       node = new MirrorNode(record.h, parent, record.ns, record.role, record.name, record.rid, record.id);
       this.nodes.set(record.h, node);
     }
+    if (record.g !== undefined) node.application = this.nodes.get(record.g);
     if (record.kids && !node.children) node.children = record.kids.map((kid) => this.adopt(kid));
     return node;
   }
 
   checkCancelled(): void {
-    if (Atomics.load(this.control, CANCEL) !== 0) throw new InspectorError('cancelled', 'the evaluation was cancelled');
+    if (Atomics.load(this.control, CANCEL) !== 0) {
+      this.cancelRaised = true;
+      throw new InspectorError('cancelled', 'the evaluation was cancelled');
+    }
   }
 
   private request(request: BridgeRequest): BridgeResponse {
@@ -80,10 +97,23 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     return node.ns === 'control' ? '' : node.ns;
   }
   parent(node: MirrorNode): MirrorNode | null {
+    if (this.view === 'grouped' && node.application && node.parent === this.root) return node.application;
     return node.parent;
   }
 
   children(node: MirrorNode): readonly MirrorNode[] {
+    const children = this.fetchChildren(node);
+    if (this.view === 'dag') return children;
+    if (node === this.root) {
+      if (this.view === 'flat') return children;
+      for (const child of children) if (child.ns === 'app') this.fetchChildren(child);
+      return children.filter((child) => !child.application);
+    }
+    if (node.ns === 'app' && node.parent === this.root) return this.view === 'flat' ? [] : children;
+    return children;
+  }
+
+  private fetchChildren(node: MirrorNode): readonly MirrorNode[] {
     if (!node.children) {
       const response = this.request({ op: 'children', h: node.h });
       // A node whose provider failed (application gone, not responding) has no children to a query.

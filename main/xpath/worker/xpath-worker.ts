@@ -1,5 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { toInspectorError } from '../../../shared/model/errors.js';
+import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
 import { namespaceFromUri } from '../../../shared/model/namespaces.js';
 import { evaluateOverTree, type XPathItem } from '../../../shared/xpath/evaluate.js';
 import type { EvaluateRequest, WorkerItem, WorkerMessage } from '../protocol.js';
@@ -35,6 +35,10 @@ function toWorkerItem(item: XPathItem<MirrorNode>): WorkerItem {
 }
 
 const BATCH = 256;
+/** Queries that name applications see windows under their application when fontoxpath evaluates them. */
+const GROUPED_QUERY = /\bapp:|urn:platynui:app/;
+
+post({ type: 'ready' });
 
 parentPort!.on('message', (request: EvaluateRequest) => {
   const started = performance.now();
@@ -44,15 +48,25 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       mirrorGeneration = request.generation;
     }
     mirror.bridgeCalls = 0;
+    mirror.cancelRaised = false;
     const context = mirror.node(request.context) ?? mirror.root;
     let batch: WorkerItem[] = [];
-    const outcome = evaluateOverTree(mirror, request.xpath, context, (item) => {
-      batch.push(toWorkerItem(item));
-      if (batch.length >= BATCH) {
-        post({ type: 'items', id: request.id, items: batch });
-        batch = [];
-      }
-    });
+    const tree = mirror;
+    const outcome = evaluateOverTree(
+      tree,
+      request.xpath,
+      context,
+      (item) => {
+        batch.push(toWorkerItem(item));
+        if (batch.length >= BATCH) {
+          post({ type: 'items', id: request.id, items: batch });
+          batch = [];
+        }
+      },
+      (engine) => {
+        tree.view = engine === 'fast' ? 'dag' : GROUPED_QUERY.test(request.xpath) ? 'grouped' : 'flat';
+      },
+    );
     if (batch.length > 0) post({ type: 'items', id: request.id, items: batch });
     post({
       type: 'done',
@@ -62,6 +76,9 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       bridgeCalls: mirror.bridgeCalls,
     });
   } catch (error) {
-    post({ type: 'error', id: request.id, error: toInspectorError(error).toData() });
+    const failure = mirror?.cancelRaised
+      ? new InspectorError('cancelled', 'the evaluation was cancelled')
+      : toInspectorError(error);
+    post({ type: 'error', id: request.id, error: failure.toData() });
   }
 });

@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+
+/**
+ * Commands contributed by other parts (platform devices, locators, the browser host) register here, one line each,
+ * so that index.ts stays the single list of the CLI's contract.
+ */
+export function registerExtraCommands(_program: Command): void {}

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { formatValueText } from '../../../shared/model/values.js';
+import { itemJson, textLine, type AttributeSelection } from '../serialize.js';
+import { openSession, type RuntimeCliOptions } from '../session.js';
+import { addRuntimeOptions, parseAttrs, parseTimeout, writeStats } from '../options.js';
+
+interface QueryOptions extends RuntimeCliOptions {
+  format: 'text' | 'json';
+  timeout?: number;
+  stats?: boolean;
+  attrs: AttributeSelection;
+}
+
+export function registerQuery(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('query')
+      .description('evaluate an XPath expression against the desktop tree and print what it selects')
+      .argument('<xpath>', 'XPath 3.1 expression; the context is the desktop')
+      .option('--format <format>', 'text or json', parseFormat, 'text')
+      .option('--attrs <set>', 'attributes of node results: none, default or all', parseAttrs, 'all')
+      .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
+      .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
+  ).action(async (xpath: string, options: QueryOptions) => {
+    const session = await openSession(options);
+    try {
+      const started = performance.now();
+      const fetchedBefore = session.runtime.nodesFetched;
+      const { items } = await session.xpath.evaluate(xpath, {
+        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+      });
+      const select = { attrs: options.attrs, includeRuntimeId: false };
+      if (options.format === 'json') {
+        const out = await Promise.all(items.map((item) => itemJson(item, select)));
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      } else {
+        for (const item of items) {
+          if (item.type === 'node') process.stdout.write(`${textLine(item.node)}\n`);
+          else if (item.type === 'attribute') {
+            const key = item.namespace === 'control' ? item.name : `${item.namespace}:${item.name}`;
+            process.stdout.write(`${textLine(item.owner)} @${key}=${formatValueText(item.value)}\n`);
+          } else process.stdout.write(`${formatValueText(item.value)}\n`);
+        }
+      }
+      if (options.stats) {
+        writeStats({
+          evalMs: performance.now() - started,
+          nodesFetched: session.runtime.nodesFetched - fetchedBefore,
+          results: items.length,
+        });
+      }
+    } finally {
+      await session.close();
+    }
+  });
+}
+
+function parseFormat(value: string): 'text' | 'json' {
+  if (value !== 'text' && value !== 'json')
+    throw new InspectorError('usage', `--format must be text or json, got "${value}"`);
+  return value;
+}

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../shared/model/errors.js';
+import type { AttributeSelection } from './serialize.js';
+import { collect } from './session.js';
+
+export function addRuntimeOptions(command: Command): Command {
+  return command
+    .option('--provider <id>', 'provider to read the tree with (repeatable): atspi, mock', collect)
+    .option('--mock-file <xml>', 'tree for the mock provider, in the snapshot XML format (implies --provider mock)')
+    .option('--platform <backend>', 'platform backend: x11, mock or none (default: detected)');
+}
+
+export function parseAttrs(value: string): AttributeSelection {
+  if (value !== 'none' && value !== 'default' && value !== 'all') {
+    throw new InspectorError('usage', `--attrs must be none, default or all, got "${value}"`);
+  }
+  return value;
+}
+
+export function parseTimeout(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) <= 0) {
+    throw new InspectorError('usage', `--timeout must be a positive number of milliseconds, got "${value}"`);
+  }
+  return Number(value);
+}
+
+export function writeStats(stats: { evalMs: number; nodesFetched: number; results: number }): void {
+  process.stderr.write(
+    `${JSON.stringify({ evalMs: Math.round(stats.evalMs * 1000) / 1000, nodesFetched: stats.nodesFetched, results: stats.results })}\n`,
+  );
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { toJsonValue } from '../../../shared/model/values.js';
+import type { ProviderNode } from '../../runtime/provider.js';
+import { registerProviderFactory } from '../../runtime/registry.js';
+import { Runtime } from '../../runtime/runtime.js';
+import { XPathService, type EvaluationItem } from '../xpath-service.js';
+
+let runtime: Runtime;
+let xpath: XPathService;
+
+before(async () => {
+  runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  xpath = new XPathService(runtime);
+});
+after(async () => {
+  await xpath.close();
+  await runtime.shutdown();
+});
+
+function describe(items: EvaluationItem[]): string[] {
+  return items.map((item) =>
+    item.type === 'node'
+      ? item.node.runtimeId
+      : item.type === 'attribute'
+        ? `${item.owner.runtimeId}@${item.name}=${JSON.stringify(toJsonValue(item.value))}`
+        : JSON.stringify(toJsonValue(item.value)),
+  );
+}
+
+async function query(expression: string): Promise<string[]> {
+  return describe((await xpath.evaluate(expression)).items);
+}
+
+test('a UI element is one node to a query, in both views', async () => {
+  assert.equal((await query('//Button')).length, 6);
+  assert.deepEqual(await query('count(//Button)'), ['6']);
+  assert.deepEqual(await query('count(/Window)'), ['3']);
+  assert.deepEqual(await query("app:Application[@Name='Login']//Button"), ['mock:button-login-ok']);
+  assert.deepEqual(await query("app:Application[@Name='Studio']/Window/@Name"), [
+    'mock:window-studio@Name="Studio - demo"',
+    'mock:window-preferences@Name="Preferences"',
+  ]);
+});
+
+test('namespaces: unprefixed names are control, item/app/native are prefixes, control attributes unnamespaced', async () => {
+  assert.deepEqual(await query('count(//ListItem)'), ['0']);
+  assert.deepEqual(await query('count(//item:ListItem)'), ['3']);
+  assert.deepEqual(await query('count(//control:Button)'), ['6']);
+  assert.deepEqual(await query("//Button[@control:Name='Save']"), ['mock:button-save']);
+  assert.deepEqual(await query("//Button[@native:ScriptedFailure='focus']"), ['mock:button-flaky']);
+  assert.deepEqual(await query("//*[@RuntimeId='mock:tree-project']/@Id"), ['mock:tree-project@Id="project-tree"']);
+});
+
+test('typed comparisons: booleans, numbers and derived aliases', async () => {
+  assert.deepEqual(await query('//Button[@IsEnabled = false()]'), ['mock:button-save']);
+  assert.deepEqual(await query('//Window[@Bounds.X < 0]'), ['mock:window-preferences']);
+  assert.deepEqual(await query('//Window[@Bounds.Width >= 1280]/@Bounds.Width'), [
+    'mock:window-studio@Bounds.Width=1280',
+  ]);
+  assert.deepEqual(await query('//CheckBox/@ActivationPoint'), [
+    'mock:checkbox-autosave@ActivationPoint={"x":360,"y":130}',
+  ]);
+  assert.deepEqual(await query('sum(//Window/@Bounds.Height)'), ['1500']);
+});
+
+test('positional predicates, last(), unions and document order', async () => {
+  assert.deepEqual(await query('(//Button)[1]'), ['mock:button-toolbar-ok']);
+  assert.deepEqual(await query('(//Button)[last()]'), ['mock:button-login-ok']);
+  assert.deepEqual(await query("//Window[@Name='Preferences']/Button[2]"), ['mock:button-preferences-cancel']);
+  assert.deepEqual(await query('//Edit | //CheckBox'), [
+    'mock:checkbox-autosave',
+    'mock:edit-search',
+    'mock:edit-user',
+  ]);
+  assert.deepEqual(await query("//item:TreeItem[@Name='main.ts']/ancestor::Tree/@Name"), [
+    'mock:tree-project@Name="Project"',
+  ]);
+  assert.deepEqual(await query('//item:ListItem[@IsSelected=true()]/following-sibling::*'), ['mock:listitem-3']);
+});
+
+test('values come back typed', async () => {
+  const items = (await xpath.evaluate("(count(//Button), 1.5, 'x', true())")).items;
+  assert.deepEqual(
+    items.map((item) => (item.type === 'value' ? item.value : undefined)),
+    [
+      { type: 'Integer', value: 6 },
+      { type: 'Number', value: 1.5 },
+      { type: 'String', value: 'x' },
+      { type: 'Bool', value: true },
+    ],
+  );
+});
+
+test('the document node is the desktop', async () => {
+  assert.deepEqual(await query('/'), ['platynui:Desktop']);
+});
+
+test('syntax and type errors carry their position', async () => {
+  await assert.rejects(xpath.evaluate("//Button[@Name='OK'"), (error: unknown) => {
+    assert.ok(error instanceof InspectorError);
+    assert.equal(error.code, 'xpath-syntax');
+    assert.equal(error.position?.line, 1);
+    assert.match(error.message, /line 1, column \d+/);
+    return true;
+  });
+  await assert.rejects(xpath.evaluate('\n//Button[\n  xs:integer("x")]'), (error: unknown) => {
+    assert.ok(error instanceof InspectorError);
+    assert.equal(error.position?.line, 3);
+    assert.equal(error.position?.column, 3);
+    return true;
+  });
+  await assert.rejects(xpath.evaluate('foo:Bar'), /prefix foo could not be resolved/);
+  await assert.rejects(xpath.evaluate('   '), /empty/);
+});
+
+test('secret values are not queryable', async () => {
+  assert.deepEqual(await query('//PasswordText/@Text'), []);
+  assert.deepEqual(await query('//PasswordText[@IsSecure=true()]/@Name'), ['mock:password@Name="Password"']);
+});
+
+/** A provider whose children arrive slowly: a deep chain, so a full walk takes seconds. */
+const slowCalls = { count: 0 };
+function slowNode(depth: number): ProviderNode {
+  return {
+    runtimeId: `slow:${depth}`,
+    namespace: depth === 0 ? 'app' : 'control',
+    role: depth === 0 ? 'Application' : 'Pane',
+    name: `n${depth}`,
+    id: undefined,
+    isSecure: false,
+    children: () =>
+      new Promise((resolve) => {
+        slowCalls.count++;
+        setTimeout(() => resolve(depth < 200 ? [slowNode(depth + 1)] : []), 20);
+      }),
+    attributes: () => Promise.resolve([]),
+    supportedPatterns: () => Promise.resolve([]),
+    performAction: () => Promise.resolve(),
+    isValid: () => Promise.resolve(true),
+    invalidate: () => undefined,
+  };
+}
+registerProviderFactory({
+  descriptor: {
+    id: 'slow-test',
+    displayName: 'slow',
+    technology: 'Test',
+    kind: 'mock',
+    eventCapabilities: 'Structure',
+    optIn: true,
+    defaultOn: [],
+  },
+  create: () =>
+    Promise.resolve({
+      descriptor: {
+        id: 'slow-test',
+        displayName: 'slow',
+        technology: 'Test',
+        kind: 'mock',
+        eventCapabilities: 'Structure',
+        optIn: true,
+        defaultOn: [],
+      },
+      roots: () => Promise.resolve([slowNode(0)]),
+      subscribe: () => () => undefined,
+      status: () => ({ state: 'ready' }),
+      shutdown: () => Promise.resolve(),
+    }),
+});
+
+test('a cancelled evaluation stops, and the service keeps working', async () => {
+  const slow = await Runtime.create({ providers: ['slow-test'], platform: 'none' });
+  const service = new XPathService(slow);
+  try {
+    await service.warmUp();
+    const controller = new AbortController();
+    const running = service.evaluate('count(//Pane)', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 150);
+    await assert.rejects(running, (error: unknown) => error instanceof InspectorError && error.code === 'cancelled');
+    const callsAtCancel = slowCalls.count;
+    assert.ok(callsAtCancel < 150, `the walk stopped early (${callsAtCancel} of 201 fetches)`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.ok(slowCalls.count <= callsAtCancel + 1, 'no more fetches after the cancellation');
+    await assert.rejects(service.evaluate('count(//Pane)', { timeoutMs: 100 }), (error: unknown) => {
+      return error instanceof InspectorError && error.code === 'timeout';
+    });
+    assert.deepEqual(describe((await service.evaluate('count(app:Application)')).items), ['1']);
+  } finally {
+    await service.close();
+    await slow.shutdown();
+  }
+});

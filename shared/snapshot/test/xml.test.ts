@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InspectorError } from '../../model/errors.js';
+import { readSnapshotXml } from '../xml-reader.js';
+import { writeSnapshotXml } from '../xml-writer.js';
+
+const HEADER =
+  '<snapshot xmlns="urn:platynui:control" xmlns:item="urn:platynui:item" xmlns:app="urn:platynui:app" xmlns:native="urn:platynui:native">';
+
+test('reads nodes with namespaces and typed attributes', () => {
+  const nodes = readSnapshotXml(
+    `${HEADER}<app:Application Name="A"><Window Name="W" Bounds='{"x":1,"y":2,"width":3,"height":4}' native:Role="frame"><item:ListItem IsSelected="true" Index="3"/></Window></app:Application></snapshot>`,
+  );
+  assert.equal(nodes.length, 1);
+  const app = nodes[0]!;
+  assert.equal(app.namespace, 'app');
+  assert.equal(app.role, 'Application');
+  const window = app.children[0]!;
+  assert.deepEqual(window.attributes, [
+    { namespace: 'control', name: 'Name', value: { type: 'String', value: 'W' } },
+    { namespace: 'control', name: 'Bounds', value: { type: 'Rect', value: { x: 1, y: 2, width: 3, height: 4 } } },
+    { namespace: 'native', name: 'Role', value: { type: 'String', value: 'frame' } },
+  ]);
+  const item = window.children[0]!;
+  assert.equal(item.namespace, 'item');
+  assert.deepEqual(item.attributes[0]!.value, { type: 'Bool', value: true });
+  assert.deepEqual(item.attributes[1]!.value, { type: 'Integer', value: 3 });
+});
+
+test('a single node element is a snapshot too', () => {
+  const nodes = readSnapshotXml('<Button xmlns="urn:platynui:control" Name="OK"/>');
+  assert.equal(nodes[0]!.role, 'Button');
+});
+
+test('bad input gets an error that names the place and the problem', () => {
+  const cases: Array<[string, RegExp]> = [
+    [`${HEADER}<Window>`, /mock\.xml:.*not well-formed|mock\.xml:\d+:\d+/],
+    [
+      `${HEADER}\n  <foo:Window xmlns:foo="urn:other"/></snapshot>`,
+      /mock\.xml:2:\d+: element <foo:Window> is in namespace "urn:other"/,
+    ],
+    [
+      `${HEADER}<Window x:Name="a" xmlns:x="urn:x"/></snapshot>`,
+      /attribute x:Name on <Window> is in unknown namespace "urn:x"/,
+    ],
+    [`${HEADER}text</snapshot>`, /unexpected text "text"/],
+    ['', /no element|not well-formed/],
+  ];
+  for (const [xml, pattern] of cases) {
+    assert.throws(
+      () => readSnapshotXml(xml, 'mock.xml'),
+      (error: unknown) =>
+        error instanceof InspectorError && error.code === 'invalid-input' && pattern.test(error.message),
+      `expected ${pattern} for ${JSON.stringify(xml)}`,
+    );
+  }
+});
+
+test('writing what was read gives the same XML, byte for byte', () => {
+  const xml = writeSnapshotXml([
+    {
+      namespace: 'app',
+      role: 'Application',
+      attributes: [{ namespace: 'control', name: 'Name', value: { type: 'String', value: 'A & "B" <c>' } }],
+      children: [
+        {
+          namespace: 'control',
+          role: 'Window',
+          attributes: [
+            { namespace: 'control', name: 'Scale', value: { type: 'Number', value: 2 } },
+            { namespace: 'native', name: 'Role', value: { type: 'String', value: 'frame' } },
+          ],
+          children: [],
+        },
+      ],
+    },
+  ]);
+  assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<snapshot xmlns="urn:platynui:control"/);
+  assert.match(xml, /Scale="2.0"/);
+  assert.equal(writeSnapshotXml(readSnapshotXml(xml)), xml);
+});
