@@ -103,10 +103,11 @@ export interface TreeEntry {
 }
 
 /**
- * The properties `Collection.GetTree` is asked for. Only named, known-safe Accessible properties: an empty list means
- * "everything" and crashed Chromium when tried.
+ * The properties `Collection.GetTree` is asked for: the structure (ChildCount) and the developer id, which the
+ * cache does not carry. Only named, known-safe Accessible properties: an empty list means "everything" and crashed
+ * Chromium when tried. Names, roles and states come from the cache.
  */
-export const SAFE_TREE_PROPERTIES = ['Name', 'ChildCount', 'Description', 'AccessibleId'] as const;
+export const SAFE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId'] as const;
 
 /** A match rule that matches everything: (states, match, attributes, match, roles, match, interfaces, match, invert). */
 const MATCH_ALL_RULE = [[], 0, {}, 0, [], 0, [], 0, false];

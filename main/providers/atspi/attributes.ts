@@ -93,126 +93,190 @@ export function isReadOnly(data: NodeData): boolean {
   return hasState(data.states, S.ReadOnly) || !hasState(data.states, S.Editable);
 }
 
-export interface AttributeSpec {
-  namespace: Namespace;
-  name: string;
-  read: () => Promise<UiValue>;
+/** Reads one attribute value of a node; module-level functions, so building a node's list allocates no closures. */
+export type AttributeReader = (ctx: AttributeContext) => Promise<UiValue>;
+
+/** One attribute of a node: a value known from the node's header, or a reader called on demand. */
+export class AtspiAttribute implements ProviderAttribute {
+  constructor(
+    readonly namespace: Namespace,
+    readonly name: string,
+    private readonly ctx: AttributeContext,
+    private readonly value: UiValue | undefined,
+    private readonly reader: AttributeReader | undefined,
+    private readonly guard: (error: unknown) => never,
+  ) {}
+
+  read(): Promise<UiValue> {
+    if (this.value !== undefined) return Promise.resolve(this.value);
+    return (this.reader as AttributeReader)(this.ctx).catch(this.guard);
+  }
+
+  /** The value when it needs no call (header data); undefined otherwise. */
+  get immediate(): UiValue | undefined {
+    return this.value;
+  }
 }
 
-const now = (value: UiValue) => () => Promise.resolve(value);
+const readBounds: AttributeReader = async (ctx) => uiRect(await readExtents(ctx));
+const readActivationPoint: AttributeReader = async (ctx) => {
+  const r = await readExtents(ctx);
+  return uiPoint({ x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) });
+};
+const readText: AttributeReader = async (ctx) =>
+  uiString(await memo(ctx, 'text', () => ctx.calls.getText(ctx.data.ref, 0, -1)));
+const readSelectedText: AttributeReader = async (ctx) => uiString((await readTextSelection(ctx)).text);
+const readSelectionStart: AttributeReader = async (ctx) => uiInteger((await readTextSelection(ctx)).start);
+const readSelectionEnd: AttributeReader = async (ctx) => uiInteger((await readTextSelection(ctx)).end);
+const readValue: AttributeReader = async (ctx) =>
+  numeric(await ctx.calls.getValueProperty(ctx.data.ref, 'CurrentValue'));
+const readMinValue: AttributeReader = async (ctx) =>
+  numeric(await ctx.calls.getValueProperty(ctx.data.ref, 'MinimumValue'));
+const readMaxValue: AttributeReader = async (ctx) =>
+  numeric(await ctx.calls.getValueProperty(ctx.data.ref, 'MaximumValue'));
+const readMinimumIncrement: AttributeReader = async (ctx) =>
+  numeric(await ctx.calls.getValueProperty(ctx.data.ref, 'MinimumIncrement'));
+const readSelectedItems: AttributeReader = async (ctx) => {
+  const { calls, data } = ctx;
+  const count = await calls.getNSelectedChildren(data.ref);
+  const items = await Promise.all(
+    Array.from({ length: Math.min(count, 1000) }, (_, i) => calls.getSelectedChild(data.ref, i)),
+  );
+  return uiArray(items.filter((item) => !isNullRef(item)).map((item) => uiString(runtimeIdOf(item))));
+};
+const readNSelectedChildren: AttributeReader = async (ctx) =>
+  uiInteger(await ctx.calls.getNSelectedChildren(ctx.data.ref));
+const readObjectAttributesValue: AttributeReader = async (ctx) => {
+  const attributes = await readObjectAttributes(ctx);
+  const out: { [key: string]: UiValue } = {};
+  for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
+  return uiObject(out);
+};
+const readActionNames: AttributeReader = async (ctx) => uiArray((await readActions(ctx)).map((a) => uiString(a.name)));
+const readCharacterCount: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCharacterCount(ctx.data.ref));
+const readCaretOffset: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCaretOffset(ctx.data.ref));
+const readTableRows: AttributeReader = async (ctx) =>
+  uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NRows'));
+const readTableColumns: AttributeReader = async (ctx) =>
+  uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NColumns'));
+const readImageDescription: AttributeReader = async (ctx) =>
+  uiString(await ctx.calls.getStringProperty(ctx.data.ref, IFACE.Image, 'ImageDescription'));
+const readToolkitName: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitName(ctx.data.ref));
+const readToolkitVersion: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitVersion(ctx.data.ref));
 
-/** The attributes a node has, in a stable order. */
-export function attributeSpecs(ctx: AttributeContext, extra: readonly AttributeSpec[] = []): AttributeSpec[] {
-  const { data, calls } = ctx;
-  const ref = data.ref;
-  const specs: AttributeSpec[] = [];
-  const add = (namespace: Namespace, name: string, read: () => Promise<UiValue>) =>
-    specs.push({ namespace, name, read });
-  const mapped = mapRole(data.role);
+const TRUE = uiBool(true);
+const FALSE = uiBool(false);
+const bool = (value: boolean) => (value ? TRUE : FALSE);
+const TECHNOLOGY_VALUE = uiString(TECHNOLOGY);
+const TOGGLE_VALUES: { [state: string]: UiValue } = {
+  On: uiString('On'),
+  Off: uiString('Off'),
+  Indeterminate: uiString('Indeterminate'),
+};
+
+export interface ExtraAttribute {
+  namespace: Namespace;
+  name: string;
+  value: UiValue;
+}
+
+/**
+ * The attributes a node has, in a stable order. Which ones exist follows from role, states and interfaces alone;
+ * header values come along, the rest is read on demand. Secure nodes get no Text, Value or text-derived attribute.
+ */
+export function buildAttributes(
+  ctx: AttributeContext,
+  guard: (error: unknown) => never,
+  roleOverride: string | undefined,
+  extra: readonly ExtraAttribute[] = [],
+): AtspiAttribute[] {
+  const { data } = ctx;
+  const out: AtspiAttribute[] = [];
+  const value = (namespace: Namespace, name: string, v: UiValue) =>
+    out.push(new AtspiAttribute(namespace, name, ctx, v, undefined, guard));
+  const lazy = (namespace: Namespace, name: string, reader: AttributeReader) =>
+    out.push(new AtspiAttribute(namespace, name, ctx, undefined, reader, guard));
   const states = data.states;
   const component = hasInterface(data, 'Component');
   const text = hasInterface(data, 'Text');
   const editable = hasInterface(data, 'EditableText');
+  const valueIface = hasInterface(data, 'Value');
+  const selection = hasInterface(data, 'Selection');
+  const secure = ctx.isSecure;
+  const nameValue = uiString(data.name);
+  const descriptionValue = uiString(data.description);
 
-  add('control', A.RuntimeId, now(uiString(data.key)));
-  add('control', A.Role, now(uiString(mapped.role)));
-  add('control', A.Name, now(uiString(data.name)));
-  add('control', A.Description, now(uiString(data.description)));
-  if (data.accessibleId) add('control', A.Id, now(uiString(data.accessibleId)));
-  add('control', A.Technology, now(uiString(TECHNOLOGY)));
+  value('control', A.RuntimeId, uiString(data.key));
+  value('control', A.Role, uiString(roleOverride ?? mapRole(data.role).role));
+  value('control', A.Name, nameValue);
+  value('control', A.Description, descriptionValue);
+  if (data.accessibleId) value('control', A.Id, uiString(data.accessibleId));
+  value('control', A.Technology, TECHNOLOGY_VALUE);
 
   // Component-gated attributes (PlatynUI: only when the Component interface is there).
   if (component) {
-    add('control', A.Bounds, async () => uiRect(await readExtents(ctx)));
-    add('control', A.ActivationPoint, async () => {
-      const r = await readExtents(ctx);
-      return uiPoint({ x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) });
-    });
-    add('control', A.IsEnabled, now(uiBool(hasState(states, S.Enabled))));
-    add('control', A.IsVisible, now(uiBool(hasState(states, S.Visible) && hasState(states, S.Showing))));
-    add('control', A.IsInView, now(uiBool(hasState(states, S.Showing))));
-    add('control', A.IsFocused, now(uiBool(hasState(states, S.Focused))));
+    lazy('control', A.Bounds, readBounds);
+    lazy('control', A.ActivationPoint, readActivationPoint);
+    value('control', A.IsEnabled, bool(hasState(states, S.Enabled)));
+    value('control', A.IsVisible, bool(hasState(states, S.Visible) && hasState(states, S.Showing)));
+    value('control', A.IsInView, bool(hasState(states, S.Showing)));
+    value('control', A.IsFocused, bool(hasState(states, S.Focused)));
   }
-  if (hasState(states, S.Selectable)) add('control', A.IsSelected, now(uiBool(hasState(states, S.Selected))));
-  if (hasState(states, S.Expandable)) add('control', A.IsExpanded, now(uiBool(hasState(states, S.Expanded))));
-  if (isToggleable(data)) add('control', A.ToggleState, now(uiString(toggleState(states))));
-  if (text || editable) add('control', A.IsReadOnly, now(uiBool(isReadOnly(data))));
-  if (text || editable || ctx.isSecure) add('control', A.IsSecure, now(uiBool(ctx.isSecure)));
+  if (hasState(states, S.Selectable)) value('control', A.IsSelected, bool(hasState(states, S.Selected)));
+  if (hasState(states, S.Expandable)) value('control', A.IsExpanded, bool(hasState(states, S.Expanded)));
+  if (isToggleable(data)) value('control', A.ToggleState, TOGGLE_VALUES[toggleState(states)] as UiValue);
+  if (text || editable) value('control', A.IsReadOnly, bool(isReadOnly(data)));
+  if (text || editable || secure) value('control', A.IsSecure, bool(secure));
 
-  if (!ctx.isSecure) {
+  if (!secure) {
     if (text) {
-      add('control', A.Text, async () => uiString(await memo(ctx, 'text', () => calls.getText(ref, 0, -1))));
-      add('control', A.SelectedText, async () => uiString((await readTextSelection(ctx)).text));
-      add('control', A.SelectionStart, async () => uiInteger((await readTextSelection(ctx)).start));
-      add('control', A.SelectionEnd, async () => uiInteger((await readTextSelection(ctx)).end));
+      lazy('control', A.Text, readText);
+      lazy('control', A.SelectedText, readSelectedText);
+      lazy('control', A.SelectionStart, readSelectionStart);
+      lazy('control', A.SelectionEnd, readSelectionEnd);
     }
-    if (hasInterface(data, 'Value')) {
-      add('control', A.Value, async () => numeric(await calls.getValueProperty(ref, 'CurrentValue')));
-      add('control', A.MinValue, async () => numeric(await calls.getValueProperty(ref, 'MinimumValue')));
-      add('control', A.MaxValue, async () => numeric(await calls.getValueProperty(ref, 'MaximumValue')));
+    if (valueIface) {
+      lazy('control', A.Value, readValue);
+      lazy('control', A.MinValue, readMinValue);
+      lazy('control', A.MaxValue, readMaxValue);
     }
   }
-  if (hasInterface(data, 'Selection')) {
-    add('control', A.SelectedItems, async () => {
-      const count = await calls.getNSelectedChildren(ref);
-      const items = await Promise.all(
-        Array.from({ length: Math.min(count, 1000) }, (_, i) => calls.getSelectedChild(ref, i)),
-      );
-      return uiArray(items.filter((item) => !isNullRef(item)).map((item) => uiString(runtimeIdOf(item))));
-    });
-    add('control', A.CanSelectMultiple, now(uiBool(hasState(states, S.Multiselectable))));
+  if (selection) {
+    lazy('control', A.SelectedItems, readSelectedItems);
+    value('control', A.CanSelectMultiple, bool(hasState(states, S.Multiselectable)));
   }
-  if (hasState(states, S.Iconified)) add('control', A.IsMinimized, now(uiBool(true)));
-  specs.push(...extra);
+  if (hasState(states, S.Iconified)) value('control', A.IsMinimized, TRUE);
+  for (const item of extra) value(item.namespace, item.name, item.value);
 
   // Native attributes: native:Role and native:<Interface>.<Property>.
-  add('native', 'Role', now(uiString(atspiRoleName(data.role))));
-  add('native', 'Accessible.Name', now(uiString(data.name)));
-  add('native', 'Accessible.Description', now(uiString(data.description)));
-  if (data.accessibleId) add('native', 'Accessible.AccessibleId', now(uiString(data.accessibleId)));
-  add('native', 'Accessible.ChildCount', now(uiInteger(data.childCount)));
-  add('native', 'Accessible.States', now(uiArray(stateNames(states).map(uiString))));
-  add(
+  value('native', 'Role', uiString(atspiRoleName(data.role)));
+  value('native', 'Accessible.Name', nameValue);
+  value('native', 'Accessible.Description', descriptionValue);
+  if (data.accessibleId) value('native', 'Accessible.AccessibleId', uiString(data.accessibleId));
+  value('native', 'Accessible.ChildCount', uiInteger(data.children?.length ?? data.childCount));
+  value('native', 'Accessible.States', uiArray(stateNames(states).map(uiString)));
+  value(
     'native',
     'Accessible.Interfaces',
-    now(uiArray(data.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', ''))))),
+    uiArray(data.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', '')))),
   );
-  add('native', 'Accessible.Attributes', async () => {
-    const attributes = await readObjectAttributes(ctx);
-    const out: { [key: string]: UiValue } = {};
-    for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
-    return uiObject(out);
-  });
-  if (component) add('native', 'Component.Extents', async () => uiRect(await readExtents(ctx)));
-  if (hasInterface(data, 'Action')) {
-    add('native', 'Action.Names', async () => uiArray((await readActions(ctx)).map((a) => uiString(a.name))));
+  lazy('native', 'Accessible.Attributes', readObjectAttributesValue);
+  if (component) lazy('native', 'Component.Extents', readBounds);
+  if (hasInterface(data, 'Action')) lazy('native', 'Action.Names', readActionNames);
+  if (!secure && text) {
+    lazy('native', 'Text.CharacterCount', readCharacterCount);
+    lazy('native', 'Text.CaretOffset', readCaretOffset);
   }
-  if (!ctx.isSecure && text) {
-    add('native', 'Text.CharacterCount', async () => uiInteger(await calls.getCharacterCount(ref)));
-    add('native', 'Text.CaretOffset', async () => uiInteger(await calls.getCaretOffset(ref)));
-  }
-  if (!ctx.isSecure && hasInterface(data, 'Value')) {
-    add('native', 'Value.MinimumIncrement', async () => numeric(await calls.getValueProperty(ref, 'MinimumIncrement')));
-  }
-  if (hasInterface(data, 'Selection')) {
-    add('native', 'Selection.NSelectedChildren', async () => uiInteger(await calls.getNSelectedChildren(ref)));
-  }
+  if (!secure && valueIface) lazy('native', 'Value.MinimumIncrement', readMinimumIncrement);
+  if (selection) lazy('native', 'Selection.NSelectedChildren', readNSelectedChildren);
   if (hasInterface(data, 'Table')) {
-    add('native', 'Table.NRows', async () => uiInteger(await calls.getIntProperty(ref, IFACE.Table, 'NRows')));
-    add('native', 'Table.NColumns', async () => uiInteger(await calls.getIntProperty(ref, IFACE.Table, 'NColumns')));
+    lazy('native', 'Table.NRows', readTableRows);
+    lazy('native', 'Table.NColumns', readTableColumns);
   }
-  if (hasInterface(data, 'Image')) {
-    add('native', 'Image.ImageDescription', async () =>
-      uiString(await calls.getStringProperty(ref, IFACE.Image, 'ImageDescription')),
-    );
-  }
+  if (hasInterface(data, 'Image')) lazy('native', 'Image.ImageDescription', readImageDescription);
   if (hasInterface(data, 'Application')) {
-    add('native', 'Application.ToolkitName', async () => uiString(await calls.getToolkitName(ref)));
-    add('native', 'Application.Version', async () => uiString(await calls.getToolkitVersion(ref)));
+    lazy('native', 'Application.ToolkitName', readToolkitName);
+    lazy('native', 'Application.Version', readToolkitVersion);
   }
-  return specs;
-}
-
-export function toProviderAttributes(specs: readonly AttributeSpec[]): ProviderAttribute[] {
-  return specs.map((spec) => ({ namespace: spec.namespace, name: spec.name, read: spec.read }));
+  return out;
 }

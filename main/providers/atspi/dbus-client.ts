@@ -16,6 +16,12 @@ export const DEFAULT_CALL_TIMEOUT_MS = 1000;
 /** How long a destination that timed out is treated as hung (calls fail fast) before it is tried again. */
 const HUNG_BACKOFF_MS = 3000;
 const DEFAULT_MAX_IN_FLIGHT = 96;
+/**
+ * A call whose timeout expires while its application is still sending us other messages (replies, signals) is
+ * busy, not hung: its deadline is extended, up to this many times the timeout. Silence for a whole timeout period
+ * is what "not responding" means.
+ */
+const BUSY_EXTENSION_FACTOR = 10;
 
 export interface CallSpec {
   destination: string;
@@ -43,6 +49,23 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+interface InFlight {
+  destination: string;
+  state: DestinationState;
+  pending: Pending;
+  timeoutMs: number;
+  sentAt: number;
+  deadline: number;
+}
+
+interface BusInternals {
+  _methodReturnHandlers: Record<number, (reply: DbusMessage) => void>;
+  _connection: { message(msg: DbusMessage): void; stream?: { cork?(): void; uncork(): void } };
+}
+
+/** How often pending calls are checked against their deadlines. */
+const SWEEP_INTERVAL_MS = 50;
+
 interface DestinationState {
   inFlight: number;
   queue: Pending[];
@@ -69,7 +92,12 @@ export function isNotRespondingError(error: unknown): boolean {
 export class DbusClient {
   private readonly destinations = new Map<string, DestinationState>();
   private readonly signalListeners = new Set<(signal: SignalMessage) => void>();
+  /** When each peer (by unique or well-known name) last sent us anything. */
+  private readonly lastHeard = new Map<string, number>();
   private closed = false;
+  private corked = false;
+  private readonly inFlight = new Map<number, InFlight>();
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
   /** Number of method calls sent, for benchmarks and tests. */
   callCount = 0;
 
@@ -80,6 +108,7 @@ export class DbusClient {
     private readonly maxInFlight: number,
   ) {
     bus.on('message', (msg: DbusMessage) => {
+      if (msg.sender) this.lastHeard.set(msg.sender, Date.now());
       if (msg.type !== dbusNext.MessageType.SIGNAL || this.signalListeners.size === 0) return;
       const signal: SignalMessage = {
         sender: msg.sender,
@@ -99,6 +128,11 @@ export class DbusClient {
     });
     bus.on('error', () => {
       this.closed = true;
+      for (const [serial, call] of this.inFlight) {
+        delete this.internals._methodReturnHandlers[serial];
+        call.pending.reject(new InspectorError('provider-unavailable', 'the accessibility bus connection was lost'));
+      }
+      this.inFlight.clear();
     });
   }
 
@@ -224,6 +258,13 @@ export class DbusClient {
     if (this.closed) return;
     this.closed = true;
     this.signalListeners.clear();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
+    for (const [serial, call] of this.inFlight) {
+      delete this.internals._methodReturnHandlers[serial];
+      call.pending.reject(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
+    }
+    this.inFlight.clear();
     for (const [, state] of this.destinations) {
       for (const pending of state.queue.splice(0)) {
         pending.reject(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
@@ -256,6 +297,23 @@ export class DbusClient {
     }
   }
 
+  private get internals(): BusInternals {
+    return this.bus as unknown as BusInternals;
+  }
+
+  /** Batches the writes of one tick into few syscalls: thousands of pipelined calls cost little more than one. */
+  private corkForThisTick(): void {
+    if (this.corked) return;
+    const stream = this.internals._connection.stream;
+    if (!stream?.cork) return;
+    this.corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      stream.uncork();
+    });
+  }
+
   private send(destination: string, state: DestinationState, pending: Pending): void {
     const { spec } = pending;
     const timeoutMs = spec.timeoutMs ?? this.callTimeoutMs;
@@ -266,50 +324,78 @@ export class DbusClient {
       member: spec.member,
       ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
     });
-    message.serial = this.bus.newSerial();
-    const serial = message.serial;
+    const serial = this.bus.newSerial();
+    message.serial = serial;
     state.inFlight++;
     this.callCount++;
-    let settled = false;
-    const finish = () => {
-      settled = true;
-      clearTimeout(timer);
+    const now = Date.now();
+    const inFlight: InFlight = {
+      destination,
+      state,
+      pending,
+      timeoutMs,
+      sentAt: now,
+      deadline: now + timeoutMs,
+    };
+    this.inFlight.set(serial, inFlight);
+    this.ensureSweep();
+    // Low-level reply handler (what bus.call does, without a promise per call).
+    this.internals._methodReturnHandlers[serial] = (reply: DbusMessage) => {
+      this.lastHeard.set(destination, Date.now());
+      if (!this.inFlight.delete(serial)) return;
       state.inFlight--;
+      if (reply.type === dbusNext.MessageType.ERROR) {
+        const error = new dbusNext.DBusError(reply.errorName, String(reply.body?.[0] ?? ''), reply);
+        pending.reject(toCallError(spec, error));
+      } else {
+        if (state.hungUntil !== 0) state.hungUntil = 0;
+        pending.resolve(reply.body ?? []);
+      }
       this.pump(destination, state);
     };
-    const timer = setTimeout(() => {
-      if (settled) return;
-      // Forget the reply handler so a late answer is dropped and nothing leaks.
-      const handlers = (this.bus as unknown as { _methodReturnHandlers: Record<number, unknown> })
-        ._methodReturnHandlers;
-      delete handlers[serial];
-      state.hungUntil = Date.now() + HUNG_BACKOFF_MS;
-      finish();
-      pending.reject(this.notResponding(spec, timeoutMs));
-      // Everything queued behind a hung call would time out too: fail it now.
-      this.pump(destination, state);
-    }, timeoutMs);
-    let promise: Promise<DbusMessage | null>;
     try {
-      promise = this.bus.call(message);
+      this.corkForThisTick();
+      this.internals._connection.message(message);
     } catch (error) {
-      finish();
+      delete this.internals._methodReturnHandlers[serial];
+      this.inFlight.delete(serial);
+      state.inFlight--;
       pending.reject(toCallError(spec, error));
-      return;
     }
-    promise.then(
-      (reply) => {
-        if (settled) return;
-        if (state.hungUntil !== 0) state.hungUntil = 0;
-        finish();
-        pending.resolve(reply?.body ?? []);
-      },
-      (error: unknown) => {
-        if (settled) return;
-        finish();
-        pending.reject(toCallError(spec, error));
-      },
-    );
+  }
+
+  private ensureSweep(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => {
+      // The timer phase runs before pending socket reads: decide after I/O had its turn.
+      setImmediate(() => this.sweep());
+    }, SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [serial, call] of this.inFlight) {
+      if (call.deadline > now) continue;
+      const heard = this.lastHeard.get(call.destination) ?? 0;
+      if (now - heard < call.timeoutMs && now - call.sentAt < call.timeoutMs * BUSY_EXTENSION_FACTOR) {
+        // Busy, not hung: it answered something else within the last timeout period.
+        call.deadline = now + call.timeoutMs;
+        continue;
+      }
+      // Forget the reply handler so a late answer is dropped and nothing leaks.
+      delete this.internals._methodReturnHandlers[serial];
+      this.inFlight.delete(serial);
+      call.state.inFlight--;
+      call.state.hungUntil = now + HUNG_BACKOFF_MS;
+      call.pending.reject(this.notResponding(call.pending.spec, call.timeoutMs));
+      // Everything queued behind a hung call would time out too: pump fails it now.
+      this.pump(call.destination, call.state);
+    }
+    if (this.inFlight.size === 0 && this.sweepTimer) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = undefined;
+    }
   }
 
   private notResponding(spec: CallSpec, timeoutMs: number): InspectorError {

@@ -79,6 +79,14 @@ export function newNodeData(
   };
 }
 
+const FULL_INTERFACE_NAMES = new Map<string, string>();
+
+/** True when the node implements `org.a11y.atspi.<short>`. */
 export function hasInterface(data: NodeData, short: string): boolean {
-  return data.interfaces.includes(`org.a11y.atspi.${short}`);
+  let full = FULL_INTERFACE_NAMES.get(short);
+  if (full === undefined) {
+    full = `org.a11y.atspi.${short}`;
+    FULL_INTERFACE_NAMES.set(short, full);
+  }
+  return data.interfaces.includes(full);
 }

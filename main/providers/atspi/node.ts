@@ -6,8 +6,8 @@ import { uiInteger, uiString } from '../../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../runtime/provider.js';
 import type { WindowManager } from '../../runtime/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
-import type { AttributeContext, AttributeSpec } from './attributes.js';
-import { attributeSpecs, readObjectAttributes, toProviderAttributes } from './attributes.js';
+import type { AtspiAttribute, AttributeContext, ExtraAttribute } from './attributes.js';
+import { buildAttributes, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { NodeData } from './node-data.js';
 import { hasInterface } from './node-data.js';
@@ -38,6 +38,9 @@ function secureByAttributes(attributes: { [key: string]: string } | undefined): 
 export class AtspiNode implements ProviderNode {
   private readonly memo = new Map<string, Promise<unknown>>();
   private childrenPromise: Promise<readonly ProviderNode[]> | undefined;
+  private childNodes: readonly ProviderNode[] | undefined;
+  private attributeList: AtspiAttribute[] | undefined;
+  private readonly guard = (error: unknown): never => this.fail(error);
 
   constructor(
     private readonly host: NodeHost,
@@ -98,12 +101,23 @@ export class AtspiNode implements ProviderNode {
   }
 
   children(): Promise<readonly ProviderNode[]> {
-    if (!this.childrenPromise || this.data.children === undefined) {
+    const data = this.data;
+    // Fast path: children known and nothing stale (the common case after a bulk load).
+    if (data.children !== undefined && !data.stale && !data.invalid && !data.app.gone) {
+      this.childNodes ??= this.childNodesOf(data.children);
+      return Promise.resolve(this.childNodes);
+    }
+    if (!this.childrenPromise || data.children === undefined) {
       const promise = this.loadChildren();
       this.childrenPromise = promise;
-      promise.catch(() => {
-        if (this.childrenPromise === promise) this.childrenPromise = undefined;
-      });
+      promise.then(
+        (nodes) => {
+          if (this.childrenPromise === promise) this.childNodes = nodes;
+        },
+        () => {
+          if (this.childrenPromise === promise) this.childrenPromise = undefined;
+        },
+      );
     }
     return this.childrenPromise;
   }
@@ -117,8 +131,12 @@ export class AtspiNode implements ProviderNode {
     } catch (error) {
       this.fail(error);
     }
+    return this.childNodesOf(data.children ?? []);
+  }
+
+  private childNodesOf(keys: readonly string[]): AtspiNode[] {
     const out: AtspiNode[] = [];
-    for (const key of data.children ?? []) {
+    for (const key of keys) {
       const child = this.host.store.get(key);
       if (child && !child.invalid) out.push(this.host.nodeFor(child));
     }
@@ -138,27 +156,29 @@ export class AtspiNode implements ProviderNode {
     };
   }
 
-  /** Entries may be password inputs by attribute: learn that before deciding which attributes exist. */
-  private async learnSecurity(): Promise<void> {
+  /** Entries may be password inputs by attribute: that must be known before deciding which attributes exist. */
+  private needsSecurityCheck(): boolean {
     const data = this.data;
     const entryLike = data.role === ATSPI_ROLE.Entry || data.role === ATSPI_ROLE.Text;
-    if (entryLike && data.objectAttributes === undefined && hasInterface(data, 'Text')) {
-      const ctx: AttributeContext = { data, calls: this.host.calls, isSecure: false, memo: this.memo };
-      try {
-        await readObjectAttributes(ctx);
-      } catch (error) {
-        this.fail(error);
-      }
+    return entryLike && data.objectAttributes === undefined && !data.knownSecure && hasInterface(data, 'Text');
+  }
+
+  private async learnSecurity(): Promise<void> {
+    if (!this.needsSecurityCheck()) return;
+    const ctx: AttributeContext = { data: this.data, calls: this.host.calls, isSecure: false, memo: this.memo };
+    try {
+      await readObjectAttributes(ctx);
+    } catch (error) {
+      this.fail(error);
     }
   }
 
-  private applicationSpecs(): AttributeSpec[] {
+  private applicationAttributes(): ExtraAttribute[] {
     const info = this.data.app.processInfo;
-    const specs: AttributeSpec[] = [];
+    const out: ExtraAttribute[] = [];
     const add = (name: string, value: string | number | undefined) => {
       if (value === undefined) return;
-      const uiValue = typeof value === 'number' ? uiInteger(value) : uiString(value);
-      specs.push({ namespace: 'control', name, read: () => Promise.resolve(uiValue) });
+      out.push({ namespace: 'control', name, value: typeof value === 'number' ? uiInteger(value) : uiString(value) });
     };
     add(A.ProcessId, this.data.app.processId);
     add(A.ProcessName, info?.processName);
@@ -167,44 +187,38 @@ export class AtspiNode implements ProviderNode {
     add(A.UserName, info?.userName);
     add(A.StartTime, info?.startTime);
     add(A.Architecture, info?.architecture);
-    return specs;
+    return out;
   }
 
-  private async specs(): Promise<AttributeSpec[]> {
-    await this.fresh();
-    await this.learnSecurity();
-    const ctx = this.context();
-    const extra = this.isApplication ? this.applicationSpecs() : [];
-    const specs = attributeSpecs(ctx, extra);
-    if (this.isApplication) {
-      const role = specs.find((s) => s.namespace === 'control' && s.name === A.Role);
-      if (role) role.read = () => Promise.resolve(uiString('Application'));
+  private attributeObjects(): Promise<AtspiAttribute[]> {
+    const data = this.data;
+    if (!data.stale && !data.invalid && !data.app.gone && !this.needsSecurityCheck()) {
+      this.attributeList ??= this.buildAttributeList();
+      return Promise.resolve(this.attributeList);
     }
-    return specs.map((spec) => ({
-      ...spec,
-      read: async () => {
-        try {
-          return await spec.read();
-        } catch (error) {
-          return this.fail(error);
-        }
-      },
-    }));
+    return this.fresh()
+      .then(() => this.learnSecurity())
+      .then(() => (this.attributeList = this.buildAttributeList()));
   }
 
-  async attributes(): Promise<readonly ProviderAttribute[]> {
-    return toProviderAttributes(await this.specs());
+  private buildAttributeList(): AtspiAttribute[] {
+    const extra = this.isApplication ? this.applicationAttributes() : [];
+    return buildAttributes(this.context(), this.guard, this.isApplication ? 'Application' : undefined, extra);
+  }
+
+  attributes(): Promise<readonly ProviderAttribute[]> {
+    return this.attributeObjects();
   }
 
   async readAllAttributes(): Promise<readonly AttributeEntry[]> {
-    const specs = await this.specs();
-    const results = await Promise.allSettled(specs.map((spec) => spec.read()));
+    const list = await this.attributeObjects();
+    const results = await Promise.allSettled(list.map((attribute) => attribute.read()));
     const out: AttributeEntry[] = [];
-    for (let i = 0; i < specs.length; i++) {
+    for (let i = 0; i < list.length; i++) {
       const result = results[i] as PromiseSettledResult<AttributeEntry['value']>;
-      const spec = specs[i] as AttributeSpec;
+      const attribute = list[i] as AtspiAttribute;
       if (result.status === 'fulfilled') {
-        out.push({ namespace: spec.namespace, name: spec.name, value: result.value });
+        out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
       } else {
         const error = result.reason as unknown;
         if (error instanceof InspectorError && (error.code === 'stale-node' || error.code === 'not-responding')) {
@@ -256,9 +270,17 @@ export class AtspiNode implements ProviderNode {
     }
   }
 
+  /** Drops attribute values and the attribute list after an event updated the header in place. */
+  dropAttributes(): void {
+    this.memo.clear();
+    this.attributeList = undefined;
+  }
+
   invalidate(): void {
     this.memo.clear();
     this.childrenPromise = undefined;
+    this.childNodes = undefined;
+    this.attributeList = undefined;
     this.data.children = undefined;
     this.data.objectAttributes = undefined;
     if (!this.isApplication || this.data.app.bulk !== 'loading') this.data.stale = true;

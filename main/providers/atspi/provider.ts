@@ -283,6 +283,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (change.name !== undefined) data.name = change.name;
         else if (change.description !== undefined) data.description = change.description;
         else if (change.property === 'accessible-parent' || change.property === 'accessible-role') data.stale = true;
+        this.nodes.get(data)?.dropAttributes();
         this.emit({ kind: 'NodeUpdated', runtimeId: data.key, attributes: change.attributes });
         return;
       }
@@ -291,6 +292,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (!data) return;
         const state = stateNumber(change.state);
         if (state > 0) data.states = withState(data.states, state, change.on);
+        this.nodes.get(data)?.dropAttributes();
         if (state === S.Defunct && change.on) {
           this.store.removeSubtree(data.key);
           this.emit({

@@ -221,8 +221,8 @@ export class TreeLoader {
       if (cached) {
         headers.set(key, {
           role: cached.role,
-          name: entry ? String(entry.properties.Name ?? cached.name) : cached.name,
-          description: entry ? String(entry.properties.Description ?? cached.description) : cached.description,
+          name: cached.name,
+          description: cached.description,
           accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
           states: cached.states,
           interfaces: cached.interfaces,
@@ -237,18 +237,21 @@ export class TreeLoader {
       missing.map(async ({ key, ref }) => {
         const entry = treeByKey.get(key);
         try {
+          const c = this.calls;
           if (entry) {
-            const [role, states, interfaces] = await Promise.all([
-              this.calls.getRole(ref),
-              this.calls.getState(ref),
-              this.calls.getInterfaces(ref),
+            const [role, states, interfaces, name, description] = await Promise.all([
+              c.getRole(ref),
+              c.getState(ref),
+              c.getInterfaces(ref),
+              c.getName(ref),
+              c.getDescription(ref),
             ]);
             headers.set(key, {
               role,
               states,
               interfaces,
-              name: String(entry.properties.Name ?? ''),
-              description: String(entry.properties.Description ?? ''),
+              name,
+              description,
               accessibleId: String(entry.properties.AccessibleId ?? ''),
               childCount: structure.get(key)?.children.length ?? 0,
             });
