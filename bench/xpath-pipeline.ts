@@ -21,7 +21,9 @@ function generateTree(): string {
     for (let i = 0; i < 10; i++) pane(depth + 1, i);
     lines.push('</Pane>');
   };
-  lines.push('<snapshot xmlns="urn:platynui:control" xmlns:app="urn:platynui:app"><app:Application Name="Big"><Window Name="w">');
+  lines.push(
+    '<snapshot xmlns="urn:platynui:control" xmlns:app="urn:platynui:app"><app:Application Name="Big"><Window Name="w">',
+  );
   for (let i = 0; i < 10; i++) pane(1, i);
   lines.push('</Window></app:Application></snapshot>');
   return lines.join('\n');
@@ -57,7 +59,11 @@ const queries: Array<{ xpath: string; baseline: () => number }> = [
     baseline: () => {
       let found = 0;
       countNodes(parsed, (node) => {
-        if (node.role === 'Button' && node.attributes.some((a) => a.name === 'Name' && a.value.type === 'String' && a.value.value === 'b99999')) found++;
+        if (
+          node.role === 'Button' &&
+          node.attributes.some((a) => a.name === 'Name' && a.value.type === 'String' && a.value.value === 'b99999')
+        )
+          found++;
       });
       return found;
     },

@@ -57,7 +57,8 @@ export interface EvaluateRequest {
   context: number;
   /** The runtime's tree generation: the worker drops its mirror when it changed. */
   generation: number;
-  root: NodeRecord;
+  /** Sent only when the worker's mirror is of another generation (or there is none yet). */
+  root?: NodeRecord;
 }
 
 export type WorkerMessage =

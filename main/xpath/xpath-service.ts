@@ -58,6 +58,8 @@ export class XPathService {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private ready: Promise<void> | undefined;
+  /** The tree generation the worker's mirror was built from. */
+  private workerGeneration: number | undefined;
   private readyResolve: (() => void) | undefined;
 
   constructor(private readonly runtime: Runtime) {}
@@ -97,6 +99,7 @@ export class XPathService {
   }
 
   private reset(): void {
+    this.workerGeneration = undefined;
     this.readyResolve?.();
     this.ready = undefined;
     this.worker = undefined;
@@ -179,14 +182,16 @@ export class XPathService {
     const started = performance.now();
     const id = this.nextId++;
     const context = options.context ?? this.runtime.desktop;
+    const generation = this.runtime.generation;
     const request: EvaluateRequest = {
       type: 'evaluate',
       id,
       xpath,
       context: bridge.handleOf(context),
-      generation: this.runtime.generation,
-      root: bridge.record(this.runtime.desktop, { left: 20_000 }),
+      generation,
+      ...(this.workerGeneration === generation ? {} : { root: bridge.record(this.runtime.desktop, { left: 20_000 }) }),
     };
+    this.workerGeneration = generation;
     let stopTimer: NodeJS.Timeout | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     const pending: Pending = {

@@ -111,11 +111,19 @@ export class XdmDomFacade<N> {
     return parent === null ? null : this.wrap(parent);
   }
 
-  getAllAttributes(wrapper: FacadeNode<N>): FacadeAttribute<N>[] {
+  getAllAttributes(wrapper: FacadeNode<N>, bucket?: string | null): FacadeAttribute<N>[] {
     if (wrapper.nodeType !== 1) return [];
     this.tree.checkCancelled();
     const owner = wrapper.source;
-    return this.tree.attributes(owner).map((attribute) => {
+    // fontoxpath names the attribute it looks for in the bucket (`name-Name` for @Name); fetch only that when we can.
+    const named = bucket?.startsWith('name-') ? bucket.slice(5) : undefined;
+    const attributes =
+      named === undefined
+        ? this.tree.attributes(owner)
+        : this.tree.attributesNamed
+          ? this.tree.attributesNamed(owner, named)
+          : this.tree.attributes(owner).filter((attribute) => attribute.localName === named);
+    return attributes.map((attribute) => {
       const prefix = attribute.namespaceUri ? prefixOf(attribute.namespaceUri) : null;
       const name = prefix ? `${prefix}:${attribute.localName}` : attribute.localName;
       return {

@@ -29,6 +29,11 @@ export interface XdmTree<N> {
   children(node: N): readonly N[];
   attributes(node: N): readonly XdmAttribute[];
   attribute(node: N, namespaceUri: string | null, localName: string): string | undefined;
+  /**
+   * The attributes with this local name in any namespace. Optional: a tree that knows some attributes cheaply (the
+   * name, the runtime id) answers without fetching the others; without it, engines filter `attributes(node)`.
+   */
+  attributesNamed?(node: N, localName: string): readonly XdmAttribute[];
   /** Throws the cancellation error when the evaluation was cancelled; engines call it at every step. */
   checkCancelled(): void;
 }

@@ -138,6 +138,17 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     return node.attributes;
   }
 
+  attributesNamed(node: MirrorNode, localName: string): readonly XdmAttribute[] {
+    if (node === this.root) return [];
+    if (!node.attributes) {
+      // The name, runtime id and developer id travel with the node; other names need the node's attributes.
+      if (localName === 'Name') return [{ namespaceUri: null, localName, value: node.name }];
+      if (localName === 'RuntimeId') return [{ namespaceUri: null, localName, value: node.rid }];
+      if (localName === 'Id') return node.id === undefined ? [] : [{ namespaceUri: null, localName, value: node.id }];
+    }
+    return this.attributes(node).filter((attribute) => attribute.localName === localName);
+  }
+
   attribute(node: MirrorNode, namespaceUri: string | null, localName: string): string | undefined {
     if (node === this.root) return undefined;
     if (namespaceUri === null) {

@@ -43,10 +43,11 @@ post({ type: 'ready' });
 parentPort!.on('message', (request: EvaluateRequest) => {
   const started = performance.now();
   try {
-    if (!mirror || mirrorGeneration !== request.generation) {
+    if (request.root) {
       mirror = new MirrorTree(request.root, port, flags);
       mirrorGeneration = request.generation;
     }
+    if (!mirror || mirrorGeneration !== request.generation) throw new Error('the XPath worker has no current tree');
     mirror.bridgeCalls = 0;
     mirror.cancelRaised = false;
     const context = mirror.node(request.context) ?? mirror.root;
