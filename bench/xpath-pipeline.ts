@@ -114,6 +114,20 @@ try {
     line(`${name}.baseline_js_loop`, baselineMs, 'ms');
     line(`${name}.warm_vs_baseline`, warmMs / baselineMs, 'x');
   }
+  // Cancellation latency: a long query is cancelled mid-way; how long until the evaluation has stopped.
+  for (const xpath of ["count(//*[matches(@Name, '^b9+$')])", "//Button[string-length(@Name) > 100]"]) {
+    const controller = new AbortController();
+    const running = service.evaluate(xpath, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const cancelledAt = performance.now();
+    controller.abort();
+    const outcome = await running.then(
+      () => 'finished',
+      (error: { code?: string }) => error.code ?? 'error',
+    );
+    line(`xpath.cancel[${xpath}].stop_after_cancel`, performance.now() - cancelledAt, 'ms');
+    line(`xpath.cancel[${xpath}].outcome_${outcome}`, 1, 'count');
+  }
 } finally {
   await service.close();
   await runtime.shutdown();
