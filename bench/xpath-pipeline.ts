@@ -115,7 +115,7 @@ try {
     line(`${name}.warm_vs_baseline`, warmMs / baselineMs, 'x');
   }
   // Cancellation latency: a long query is cancelled mid-way; how long until the evaluation has stopped.
-  for (const xpath of ["count(//*[matches(@Name, '^b9+$')])", "//Button[string-length(@Name) > 100]"]) {
+  for (const xpath of ["count(//*[matches(@Name, '^b9+$')])", '//Button[string-length(@Name) > 100]']) {
     const controller = new AbortController();
     const running = service.evaluate(xpath, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 150));
