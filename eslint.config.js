@@ -33,6 +33,11 @@ export default tseslint.config(
     ),
   },
   {
+    // Tests of shared/ code run under node:test.
+    files: ['shared/**/test/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     rules: restrict(
       ['node:*', '**/main/**', '**/native/**', 'electron'],

@@ -1,0 +1,121 @@
+/**
+ * The compiled XPath fast path: the common subset of XPath evaluated directly over an XdmTree, streaming in
+ * document order, with exactly fontoxpath's answers (see shared/xpath/test/fast-path.differential.test.ts).
+ *
+ *   const q = compileFastPath(xpath, namespaces);   // undefined: outside the subset, use fontoxpath unchanged
+ *   for (const item of q.evaluate(tree, context, { limit })) ...
+ *
+ * evaluate() may throw FastPathFallback (possibly after some items were produced): XPath would raise a dynamic
+ * error there, or might, depending on evaluation order. Discard what was produced and evaluate with fontoxpath,
+ * which then gives the exact answer or the exact error. Errors thrown by tree.checkCancelled() pass through.
+ *
+ * Subset: absolute and relative paths; axes child, descendant, descendant-or-self, self, parent, ancestor,
+ * ancestor-or-self, following-sibling, preceding-sibling, attribute (abbreviated `//`, `.`, `..`, `@`); name
+ * tests (unprefixed: the default element namespace, `urn:platynui:control`; prefixes from `namespaces`, by default
+ * control/item/app/native), `*`, `prefix:*`, `*:local`, `node()`; predicates: attribute existence, `=`/`!=` on
+ * attribute values, strings, numbers, booleans (`true()`, `false()`) and count(), `contains`, `starts-with`,
+ * `and`, `or`, `not`, `[n]`, `[last()]`, `[count(...)]`; `count()`; unions (`|`, `union`); parenthesized
+ * expressions with predicates, also as the first step of a path (`(//Button)[1]/@Name`).
+ */
+import type { XdmTree } from '../tree.js';
+import { compileQuery, NotCompilable, type Compiled, type Env } from './compile.js';
+import { AttrRef, DocOrder } from './order.js';
+import { parseFastPath } from './parser.js';
+
+export { FastPathFallback } from './compile.js';
+
+export type FastItem<N> =
+  | { readonly type: 'node'; readonly node: N }
+  | {
+      readonly type: 'attribute';
+      readonly owner: N;
+      readonly namespaceUri: string | null;
+      readonly localName: string;
+      readonly value: string;
+    }
+  | { readonly type: 'value'; readonly value: number | string | boolean };
+
+export interface FastEvaluateOptions {
+  /** Stop after this many items. */
+  limit?: number;
+}
+
+export interface FastQuery {
+  readonly source: string;
+  /** 'nodes': a sequence of nodes and attributes; 'value': exactly one value item (count(), a comparison, ...). */
+  readonly resultKind: 'nodes' | 'value';
+  /** Lazy: the tree is walked as the iterable is consumed. */
+  evaluate<N>(tree: XdmTree<N>, context: N, options?: FastEvaluateOptions): Iterable<FastItem<N>>;
+}
+
+export const DEFAULT_NAMESPACES: Readonly<Record<string, string>> = {
+  control: 'urn:platynui:control',
+  item: 'urn:platynui:item',
+  app: 'urn:platynui:app',
+  native: 'urn:platynui:native',
+};
+
+/**
+ * Compiles `xpath` when it lies in the supported subset. `namespaces` maps prefixes to URIs (added to the four
+ * PlatynUI prefixes); the '' entry, if present, is the default element namespace (else urn:platynui:control).
+ */
+export function compileFastPath(
+  xpath: string,
+  namespaces: Readonly<Record<string, string>> = {},
+): FastQuery | undefined {
+  const ns = { ...DEFAULT_NAMESPACES, ...namespaces };
+  const ast = parseFastPath(xpath, {
+    defaultElementNamespace: ns[''] ?? DEFAULT_NAMESPACES.control!,
+    resolve: (p) => (p === '' ? undefined : Object.prototype.hasOwnProperty.call(ns, p) ? ns[p] : undefined),
+  });
+  if (!ast) return undefined;
+  let compiled: Compiled;
+  try {
+    compiled = compileQuery(ast);
+  } catch (e) {
+    if (e instanceof NotCompilable) return undefined;
+    throw e;
+  }
+  return new CompiledQuery(xpath, compiled);
+}
+
+class CompiledQuery implements FastQuery {
+  readonly resultKind: 'nodes' | 'value';
+  constructor(
+    readonly source: string,
+    private readonly compiled: Compiled,
+  ) {
+    this.resultKind = compiled.k === 'nodes' ? 'nodes' : 'value';
+  }
+
+  evaluate<N>(tree: XdmTree<N>, context: N, options: FastEvaluateOptions = {}): Iterable<FastItem<N>> {
+    const compiled = this.compiled;
+    const limit = options.limit ?? Infinity;
+    return {
+      *[Symbol.iterator]() {
+        if (limit <= 0) return;
+        const t = tree as XdmTree<unknown>;
+        t.checkCancelled();
+        const env: Env = { tree: t, order: new DocOrder(t) };
+        if (compiled.k !== 'nodes') {
+          yield { type: 'value', value: compiled.run(env, context) };
+          return;
+        }
+        const s = compiled.run(env, context);
+        let n = 0;
+        for (let x = s(); x !== undefined; x = s()) {
+          if (x instanceof AttrRef) {
+            yield {
+              type: 'attribute',
+              owner: x.owner as N,
+              namespaceUri: x.namespaceUri,
+              localName: x.localName,
+              value: x.value,
+            };
+          } else yield { type: 'node', node: x as N };
+          if (++n >= limit) return;
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * Differential test: the fast path against fontoxpath (through the plain facade) on random trees and random
+ * queries from the supported subset, node for node and in order. Deterministic (seeded). A failing case is shrunk
+ * (tree and query) and printed in the form of a REGRESSIONS entry, to be added below.
+ *
+ * Trees with applications: fontoxpath through a stateless DOM facade walks an application's windows as its first
+ * window plus that window's real next siblings, and its descendant axis from the document then visits those
+ * windows twice (see plain-facade.ts). The generator keeps the shape the facade can express (one application owns
+ * a suffix of the windows), and where fontoxpath still visits them twice, the reference is fontoxpath over the same
+ * tree with the alias edges removed (each element once), which is what the contract asks for.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileFastPath, FastPathFallback, type FastItem } from '../fast/index.js';
+import { PlainFacade } from '../plain-facade.js';
+import type { MemNode, MemoryTree } from '../memory-tree.js';
+import { allNodes, prng, randomQuery, randomTree, specFromTree, treeFromSpec, type Spec } from './generate.js';
+
+function canon(items: readonly FastItem<MemNode>[], ids: Map<MemNode, number>): string {
+  return items
+    .map((i) =>
+      i.type === 'node'
+        ? `n${ids.get(i.node)}`
+        : i.type === 'attribute'
+          ? `a${ids.get(i.owner)}:${i.namespaceUri ?? ''}:${i.localName}=${JSON.stringify(i.value)}`
+          : `v:${typeof i.value}:${String(i.value)}`,
+    )
+    .join(' ');
+}
+
+type Outcome = 'same' | 'leaf' | 'fallback' | { failure: string };
+
+function hasAliases(tree: MemoryTree): boolean {
+  return tree.root.children.some((a) => a.children.some((w) => w.parent !== a));
+}
+
+function withoutAliases<T>(tree: MemoryTree, f: () => T): T {
+  const saved = tree.root.children.map((a) => a.children.slice());
+  for (const a of tree.root.children) {
+    const keep = a.children.filter((c) => c.parent === a);
+    a.children.length = 0;
+    a.children.push(...keep);
+  }
+  try {
+    return f();
+  } finally {
+    tree.root.children.forEach((a, j) => {
+      a.children.length = 0;
+      a.children.push(...saved[j]!);
+    });
+  }
+}
+
+function reference(tree: MemoryTree, context: MemNode, query: string, ids: Map<MemNode, number>): string {
+  try {
+    return canon(new PlainFacade(tree).evaluate(query, context), ids);
+  } catch (e) {
+    return `error ${(e as Error).message.split('\n')[0]}`;
+  }
+}
+
+function check(tree: MemoryTree, context: MemNode, query: string): Outcome {
+  const ids = new Map(allNodes(tree).map((n, i) => [n, i]));
+  const fq = compileFastPath(query);
+  if (!fq) return { failure: 'not compiled' };
+  let fast: string;
+  try {
+    fast = canon([...fq.evaluate(tree, context)], ids);
+  } catch (e) {
+    if (e instanceof FastPathFallback) return 'fallback';
+    return { failure: `fast path threw ${(e as Error).stack}` };
+  }
+  const ref = reference(tree, context, query, ids);
+  if (ref === fast) return 'same';
+  if (hasAliases(tree) && withoutAliases(tree, () => reference(tree, context, query, ids)) === fast) return 'leaf';
+  return { failure: `fontoxpath: ${ref}\nfast path:  ${fast}` };
+}
+
+function fails(spec: Spec[], contextIndex: number, query: string): boolean {
+  const tree = treeFromSpec(spec);
+  const nodes = allNodes(tree);
+  const ctx = nodes[Math.min(contextIndex, nodes.length - 1)]!;
+  const o = check(tree, ctx, query);
+  return typeof o === 'object';
+}
+
+/** Smaller variants of a query: one predicate, one step or one union branch dropped. */
+function queryVariants(q: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < q.length; i++) {
+    if (q[i] !== '[') continue;
+    let depth = 0;
+    for (let j = i; j < q.length; j++) {
+      if (q[j] === '[') depth++;
+      else if (q[j] === ']' && --depth === 0) {
+        out.push(q.slice(0, i) + q.slice(j + 1));
+        break;
+      }
+    }
+  }
+  for (const part of q.split(' | ')) if (part !== q) out.push(part);
+  const slashes = [...q.matchAll(/\/+/g)].map((m) => m.index);
+  for (let k = 0; k + 1 < slashes.length; k++) out.push(q.slice(0, slashes[k]) + q.slice(slashes[k + 1]));
+  return out.filter((v) => compileFastPath(v) !== undefined);
+}
+
+function specVariants(spec: Spec[]): Spec[][] {
+  const out: Spec[][] = [];
+  const paths: number[][] = [];
+  const walk = (list: Spec[], path: number[]) =>
+    list.forEach((s, i) => {
+      paths.push([...path, i]);
+      walk(s.kids ?? [], [...path, i]);
+    });
+  walk(spec, []);
+  for (const p of paths) {
+    const copy = structuredClone(spec);
+    if (p.length === 1) {
+      // Removing a top-level node renumbers aliases; keep it simple: only remove nodes nobody aliases.
+      if (copy.some((s) => s.aliases?.includes(p[0]!))) continue;
+      copy.splice(p[0]!, 1);
+      for (const s of copy) if (s.aliases) s.aliases = s.aliases.map((a) => (a > p[0]! ? a - 1 : a));
+    } else {
+      let list = copy;
+      for (const i of p.slice(0, -1)) list = list[i]!.kids!;
+      list.splice(p[p.length - 1]!, 1);
+    }
+    out.push(copy);
+  }
+  return out;
+}
+
+function shrink(spec: Spec[], contextIndex: number, query: string): { spec: Spec[]; context: number; query: string } {
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const q of queryVariants(query)) {
+      if (fails(spec, contextIndex, q)) {
+        query = q;
+        changed = true;
+        break;
+      }
+    }
+    if (changed) continue;
+    for (const s of specVariants(spec)) {
+      if (fails(s, contextIndex, query)) {
+        spec = s;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return { spec, context: contextIndex, query };
+}
+
+/** Cases found by this test (shrunk), kept forever. `context`: index in document order (0: the document). */
+const REGRESSIONS: { spec: Spec[]; context: number; query: string }[] = [
+  // fontoxpath orders attributes of one element by local name, also for `@*` of a single element.
+  {
+    spec: [{ role: 'Window', attrs: { Name: 'OK', Id: 'x2', Enabled: '1', 'Bounds.X': '1' } }],
+    context: 0,
+    query: '//../@*',
+  },
+  {
+    spec: [{ role: 'Window', attrs: { Name: 'OK', 'native:Role': 'frame', Id: 'x2' } }],
+    context: 1,
+    query: '@* | @Name',
+  },
+  // An application owning the last windows: its children, the descendant axis below it and above it.
+  {
+    spec: [
+      { role: 'app:Application', attrs: { Name: 'A' }, aliases: [3, 4] },
+      { role: 'app:Application', attrs: { Name: 'B' } },
+      { role: 'Window', attrs: { Name: 'w1' }, kids: [{ role: 'Button', attrs: { Name: 'OK' } }] },
+      { role: 'Window', attrs: { Name: 'w2' }, kids: [{ role: 'Button', attrs: { Name: 'OK' } }] },
+      { role: 'Window', attrs: { Name: 'w3' }, kids: [{ role: 'Button', attrs: { Name: 'OK' } }] },
+    ],
+    context: 0,
+    query: "app:Application[@Name='A']//Button | //Window[1]/Button",
+  },
+  // Positional predicates on reverse axes count from the context outwards.
+  {
+    spec: [{ role: 'Window', kids: [{ role: 'Pane', kids: [{ role: 'Pane', kids: [{ role: 'Button' }] }] }] }],
+    context: 4,
+    query: 'ancestor::*[2] | preceding-sibling::*[1] | (ancestor::*)[1]',
+  },
+];
+
+test('fast path regressions agree with fontoxpath', () => {
+  for (const r of REGRESSIONS) {
+    const tree = treeFromSpec(r.spec);
+    const ctx = allNodes(tree)[r.context]!;
+    const o = check(tree, ctx, r.query);
+    assert.ok(o === 'same' || o === 'leaf', `${r.query}: ${JSON.stringify(o)}`);
+  }
+});
+
+test('10,000 random queries over random trees: the fast path gives fontoxpath answers', () => {
+  const QUERIES = 10_000;
+  const PER_TREE = 50;
+  const counts = { same: 0, leaf: 0, fallback: 0, aliasTrees: 0 };
+  for (let t = 0; t * PER_TREE < QUERIES; t++) {
+    const tree = randomTree(1000 + t);
+    if (hasAliases(tree)) counts.aliasTrees++;
+    const nodes = allNodes(tree);
+    const r = prng(7 + t);
+    for (let i = 0; i < PER_TREE; i++) {
+      const query = randomQuery(r);
+      const ci = r() < 0.7 ? 0 : Math.floor(r() * nodes.length);
+      const o = check(tree, nodes[ci]!, query);
+      if (typeof o === 'object') {
+        const small = shrink(specFromTree(tree), ci, query);
+        const tree2 = treeFromSpec(small.spec);
+        const o2 = check(tree2, allNodes(tree2)[small.context]!, small.query);
+        assert.fail(
+          `fast path differs from fontoxpath on ${JSON.stringify(query)} (tree seed ${1000 + t}).\n` +
+            `Shrunk, add to REGRESSIONS:\n${JSON.stringify(small)}\n${typeof o2 === 'object' ? o2.failure : o.failure}`,
+        );
+      }
+      counts[o]++;
+    }
+  }
+  // The comparison must mostly be a real one: few fallbacks, alias trees included.
+  assert.equal(counts.same + counts.leaf + counts.fallback, QUERIES);
+  assert.ok(counts.same > QUERIES * 0.95, JSON.stringify(counts));
+  assert.ok(counts.fallback < QUERIES * 0.03, JSON.stringify(counts));
+  assert.ok(counts.aliasTrees >= 40, JSON.stringify(counts));
+});
