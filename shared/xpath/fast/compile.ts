@@ -257,7 +257,6 @@ function attributeStream(test: NodeTest): (env: Env, c: It) => Stream {
     if (isAttr(c) || env.tree.isDocument(c)) return EMPTY;
     env.tree.checkCancelled();
     const attrs = env.tree.attributes(c);
-    let i = 0;
     const refs: AttrRef<U>[] = [];
     for (let i = 0; i < attrs.length; i++) {
       const a = attrs[i]!;

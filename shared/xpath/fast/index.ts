@@ -92,29 +92,42 @@ class CompiledQuery implements FastQuery {
     const compiled = this.compiled;
     const limit = options.limit ?? Infinity;
     return {
-      *[Symbol.iterator]() {
-        if (limit <= 0) return;
+      [Symbol.iterator](): Iterator<FastItem<N>> {
         const t = tree as XdmTree<unknown>;
-        t.checkCancelled();
-        const env: Env = { tree: t, order: new DocOrder(t) };
-        if (compiled.k !== 'nodes') {
-          yield { type: 'value', value: compiled.run(env, context) };
-          return;
-        }
-        const s = compiled.run(env, context);
-        let n = 0;
-        for (let x = s(); x !== undefined; x = s()) {
-          if (x instanceof AttrRef) {
-            yield {
-              type: 'attribute',
-              owner: x.owner as N,
-              namespaceUri: x.namespaceUri,
-              localName: x.localName,
-              value: x.value,
-            };
-          } else yield { type: 'node', node: x as N };
-          if (++n >= limit) return;
-        }
+        let produced = 0;
+        let stream: (() => unknown) | undefined;
+        let done = limit <= 0;
+        const end: IteratorResult<FastItem<N>> = { done: true, value: undefined };
+        return {
+          next(): IteratorResult<FastItem<N>> {
+            if (done) return end;
+            if (!stream) {
+              t.checkCancelled();
+              const env: Env = { tree: t, order: new DocOrder(t) };
+              if (compiled.k !== 'nodes') {
+                done = true;
+                return { done: false, value: { type: 'value', value: compiled.run(env, context) } };
+              }
+              stream = compiled.run(env, context);
+            }
+            const x = stream();
+            if (x === undefined || ++produced >= limit) done = true;
+            if (x === undefined) return end;
+            if (x instanceof AttrRef) {
+              return {
+                done: false,
+                value: {
+                  type: 'attribute',
+                  owner: x.owner as N,
+                  namespaceUri: x.namespaceUri,
+                  localName: x.localName,
+                  value: x.value,
+                },
+              };
+            }
+            return { done: false, value: { type: 'node', node: x as N } };
+          },
+        };
       },
     };
   }
