@@ -837,9 +837,6 @@ export function compile(e: Expr): Compiled {
     case 'path': {
       let cur: NodesC = e.start === 'root' ? ROOT : e.start === 'context' ? contextItem() : compileNodes(e.start);
       for (const s of rewrite(e.steps)) {
-        if (s.axis === 'attribute' && s.test.k === 'name' && s.test.ns === 'urn:platynui:control') {
-          unsupported(); // `@control:Name`: how it maps is the XPath facade's decision
-        }
         cur = compileStep(cur, s);
       }
       return cur;

@@ -401,9 +401,13 @@ class Parser {
     const uri = this.opts.resolve(v.slice(0, colon));
     if (uri === undefined) fail();
     const local = v.slice(colon + 1);
+    // Control attributes are unnamespaced; `@control:Name` finds them too (as the XPath pipeline rewrites it).
+    if (attr && uri === CONTROL_URI) return { k: 'name', ns: null, local };
     return { k: 'name', ns: uri, local };
   }
 }
+
+const CONTROL_URI = 'urn:platynui:control';
 
 const DOS: Step = { axis: 'descendant-or-self', test: { k: 'node' }, preds: [] };
 
