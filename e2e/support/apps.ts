@@ -160,10 +160,18 @@ export async function waitForRegistration(
       }
       try {
         const apps = await getChildren(bus, { busName: REGISTRY_BUS_NAME, path: ROOT_PATH }, 2000);
+        // PIDs of new registrations, in parallel; a failed lookup is retried on the next round.
+        await Promise.all(
+          apps
+            .filter((app) => !pids.has(app.busName))
+            .map((app) =>
+              connectionPid(bus, app.busName, 1000).then(
+                (p) => pids.set(app.busName, p),
+                () => undefined,
+              ),
+            ),
+        );
         for (const app of apps) {
-          if (!pids.has(app.busName)) {
-            pids.set(app.busName, await connectionPid(bus, app.busName, 1000).catch(() => -1));
-          }
           if (pids.get(app.busName) !== pid) continue;
           registered = true;
           if (await ready(bus, app)) return { ...app, name: await getName(bus, app) };
