@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
+import { registerLocate } from './locate.js';
 
 /**
  * Commands contributed by other parts (platform devices, locators, the browser host) register here, one line each,
  * so that index.ts stays the single list of the CLI's contract.
  */
-export function registerExtraCommands(_program: Command): void {}
+export function registerExtraCommands(program: Command): void {
+  registerLocate(program);
+}

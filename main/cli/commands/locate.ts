@@ -1,0 +1,131 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { attributeKey } from '../../../shared/model/namespaces.js';
+import { formatValueText } from '../../../shared/model/values.js';
+import { LocatorIndex, proposeLocators } from '../../../shared/locators/generate.js';
+import {
+  buildLocatorTree,
+  type LocatorNode,
+  type LocatorNodeInit,
+  type LocatorTree,
+} from '../../../shared/locators/tree.js';
+import { verifyLocators } from '../../../shared/locators/verify.js';
+import { dogtailPath } from '../../../shared/export/dogtail.js';
+import {
+  parseExportAction,
+  parseExportFormat,
+  renderExport,
+  type ExportAction,
+  type ExportFormat,
+  type ExportTarget,
+} from '../../../shared/export/templates.js';
+import type { RuntimeNode } from '../../runtime/node.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { XPathService } from '../../xpath/xpath-service.js';
+import { addRuntimeOptions, parseTimeout } from '../options.js';
+import { collectSubtree, type CollectedNode } from '../serialize.js';
+import { openSession, type RuntimeCliOptions } from '../session.js';
+
+interface LocateOptions extends RuntimeCliOptions {
+  format: ExportFormat;
+  action: ExportAction;
+  timeout?: number;
+}
+
+function toInit(node: CollectedNode): LocatorNodeInit {
+  const attributes = new Map<string, string>();
+  for (const entry of node.attributes)
+    attributes.set(attributeKey(entry.namespace, entry.name), formatValueText(entry.value));
+  return {
+    namespace: node.namespace,
+    role: node.role,
+    name: node.name,
+    key: node.runtimeId,
+    attributes,
+    children: node.children.map(toInit),
+  };
+}
+
+/** The whole desktop as the tree owns it (grouped view), with every attribute, as a LocatorTree keyed by runtime id. */
+export async function captureLocatorTree(runtime: Runtime): Promise<LocatorTree> {
+  const desktop = await collectSubtree(runtime, runtime.desktop, {
+    attrs: 'all',
+    includeRuntimeId: true,
+    maxDepth: undefined,
+  });
+  return buildLocatorTree(desktop.children.map(toInit));
+}
+
+/** Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node. */
+export async function locateNodes(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  options: { timeoutMs?: number } = {},
+): Promise<ExportTarget[]> {
+  const tree = await captureLocatorTree(runtime);
+  const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
+  const index = new LocatorIndex(tree);
+  const out: ExportTarget[] = [];
+  for (const target of targets) {
+    const node = byKey.get(target.runtimeId);
+    const proposed = node ? proposeLocators(index, node) : [];
+    const locators = await verifyLocators(
+      proposed,
+      async (candidate) => {
+        const { items } = await xpath.evaluate(candidate, {
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        });
+        const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+        return { matches: items.length, isTarget: nodes.length === 1 && nodes[0]!.runtimeId === target.runtimeId };
+      },
+      index.config.maxResults,
+    );
+    out.push({
+      runtimeId: target.runtimeId,
+      namespace: target.namespace,
+      role: target.role,
+      name: target.name,
+      locators,
+      ...(node ? { dogtail: dogtailPath(node) } : {}),
+    });
+  }
+  return out;
+}
+
+export function registerLocate(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('locate')
+      .description('robust, verified locators for every node the XPath selects, as JSON, XPath or test code')
+      .argument('<xpath>', 'XPath selecting the nodes to locate; the context is the desktop')
+      .option('--format <format>', 'json, xpath, robot, python or dogtail', parseExportFormat, 'json')
+      .option('--action <action>', 'what generated code does: none, click, focus or type:<text>', parseExportAction, {
+        kind: 'none',
+      })
+      .option('--timeout <ms>', 'give up evaluating after this many milliseconds (exit 4)', parseTimeout),
+  ).action(async (expression: string, options: LocateOptions) => {
+    const session = await openSession(options);
+    try {
+      const { items } = await session.xpath.evaluate(expression, {
+        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+      });
+      const targets = items.flatMap((item): RuntimeNode[] => (item.type === 'node' ? [item.node] : []));
+      if (targets.length !== items.length) {
+        throw new InspectorError(
+          'usage',
+          `locate needs an XPath that selects nodes; "${expression}" selected other items`,
+        );
+      }
+      const located = await locateNodes(session.runtime, session.xpath, targets, {
+        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+      });
+      if (options.format !== 'json' && located.length === 0) {
+        throw new InspectorError('usage', `"${expression}" selected no nodes; nothing to export`);
+      }
+      process.stdout.write(renderExport(options.format, located, options.action));
+    } finally {
+      await session.close();
+    }
+  });
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_MOCK_TREE } from '../../../main/providers/mock/default-tree.js';
+import { readSnapshotXml } from '../../snapshot/xml-reader.js';
+import {
+  buildLocatorTree,
+  isVolatileValue,
+  LocatorGenerator,
+  locatorTreeFromSnapshot,
+  selectNodes,
+  xpathString,
+  type LocatorTree,
+} from '../index.js';
+
+function mockTree(): LocatorTree {
+  return locatorTreeFromSnapshot(readSnapshotXml(DEFAULT_MOCK_TREE));
+}
+
+function byKey(tree: LocatorTree, key: string) {
+  const node = tree.nodes.find((n) => n.key === key);
+  assert.ok(node, key);
+  return node;
+}
+
+test('every node of the mock tree gets several locators, each selecting exactly that node', () => {
+  const tree = mockTree();
+  const generator = new LocatorGenerator(tree);
+  for (const node of tree.nodes) {
+    const locators = generator.generate(node);
+    assert.ok(locators.length >= 1, `no locator for ${node.key}`);
+    for (const locator of locators) {
+      const selected = selectNodes(generator.xdm, locator.xpath);
+      assert.deepEqual(
+        selected.map((n) => n.key),
+        [node.key],
+        locator.xpath,
+      );
+      assert.equal(locator.matches, 1);
+      assert.ok(locator.score >= 1 && locator.score <= 100);
+      assert.ok(locator.reason.length > 0);
+      assert.ok(!/Bounds|ActivationPoint|RuntimeId|IsFocused|ProcessId/.test(locator.xpath), locator.xpath);
+    }
+    const scores = locators.map((l) => l.score);
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      `best first for ${node.key}`,
+    );
+  }
+  const named = generator.generate(byKey(tree, 'mock:treeitem-main'));
+  assert.ok(named.length >= 2);
+});
+
+test('the developer Id comes first', () => {
+  const tree = mockTree();
+  const generator = new LocatorGenerator(tree);
+  for (const key of ['mock:button-toolbar-ok', 'mock:tree-project', 'mock:edit-user', 'mock:window-studio']) {
+    const [first] = generator.generate(byKey(tree, key));
+    assert.equal(first?.strategy, 'id', key);
+    assert.match(first!.xpath, /@Id='/);
+  }
+  assert.equal(generator.generate(byKey(tree, 'mock:button-toolbar-ok'))[0]!.xpath, "//Button[@Id='toolbar-ok']");
+});
+
+test('duplicate names are scoped by their window or application, unique names by role and name', () => {
+  const tree = mockTree();
+  const generator = new LocatorGenerator(tree);
+  const preferencesOk = generator.generate(byKey(tree, 'mock:button-preferences-ok'));
+  assert.equal(preferencesOk[0]!.strategy, 'scoped');
+  assert.equal(preferencesOk[0]!.xpath, "//Window[@Name='Preferences']//Button[@Name='OK']");
+  const loginOk = generator.generate(byKey(tree, 'mock:button-login-ok'));
+  assert.equal(loginOk[0]!.xpath, "//app:Application[@Name='Login']//Button[@Name='OK']");
+  const save = generator.generate(byKey(tree, 'mock:button-save'));
+  assert.equal(save[0]!.xpath, "//Button[@Name='Save']");
+  assert.equal(save[0]!.strategy, 'role-name');
+  // Unnamed nested panes fall back to structure, still unique.
+  const nested = generator.generate(byKey(tree, 'mock:pane-nested-2'));
+  assert.ok(nested.length > 0);
+});
+
+test('names with quotes are quoted correctly', () => {
+  assert.equal(xpathString('plain'), "'plain'");
+  assert.equal(xpathString("it's"), `"it's"`);
+  assert.equal(xpathString(`say "hi"`), `'say "hi"'`);
+  assert.equal(xpathString(`it's "x"`), `'it''s "x"'`);
+  const names = ["it's", 'say "hi"', `both ' and "`, 'plain'];
+  const tree = buildLocatorTree([
+    {
+      namespace: 'app',
+      role: 'Application',
+      name: 'Quotes',
+      key: 'app',
+      children: [
+        {
+          namespace: 'control',
+          role: 'Window',
+          name: 'Main',
+          key: 'win',
+          children: names.flatMap((name, i) => [
+            { namespace: 'control' as const, role: 'Button', name, key: `b${i}` },
+            { namespace: 'control' as const, role: 'Text', name, key: `t${i}` },
+          ]),
+        },
+      ],
+    },
+  ]);
+  const generator = new LocatorGenerator(tree);
+  for (let i = 0; i < names.length; i++) {
+    const locators = generator.generate(byKey(tree, `b${i}`));
+    assert.ok(locators.length > 0);
+    assert.equal(locators[0]!.strategy, 'role-name', locators[0]!.xpath);
+    for (const locator of locators)
+      assert.deepEqual(
+        selectNodes(generator.xdm, locator.xpath).map((n) => n.key),
+        [`b${i}`],
+      );
+  }
+});
+
+test('volatile values are never used: counters, clock times, dates, ids', () => {
+  for (const value of [
+    '12',
+    '3.5 %',
+    '12:03',
+    'Updated 12:03:59',
+    '2026-12-01',
+    '1/12/2026',
+    '123456',
+    '0xdeadbeef',
+    '',
+  ])
+    assert.ok(isVolatileValue(value), value);
+  for (const value of ['OK', 'Save as…', 'Row 3', 'main.ts']) assert.ok(!isVolatileValue(value), value);
+  const tree = buildLocatorTree([
+    {
+      namespace: 'control',
+      role: 'Window',
+      name: 'Clock',
+      key: 'win',
+      children: [
+        { namespace: 'control', role: 'Text', name: '12:03:59', key: 'clock' },
+        { namespace: 'control', role: 'Text', name: 'Label', key: 'label' },
+      ],
+    },
+  ]);
+  const generator = new LocatorGenerator(tree);
+  for (const locator of generator.generate(byKey(tree, 'clock')))
+    assert.ok(!locator.xpath.includes('12:03'), locator.xpath);
+});
+
+test('the priority list and the blacklist are configurable', () => {
+  const tree = mockTree();
+  const noIds = new LocatorGenerator(tree, { blacklist: ['Id', 'RuntimeId', /^Bounds/, /^ActivationPoint/] });
+  const first = noIds.generate(byKey(tree, 'mock:button-toolbar-ok'))[0]!;
+  assert.ok(!first.xpath.includes('@Id'), first.xpath);
+  const processFirst = new LocatorGenerator(tree, { priority: ['ProcessName', 'Name'] });
+  const app = processFirst.propose(byKey(tree, 'mock:app-studio'));
+  assert.ok(app.some((l) => l.xpath === "//app:Application[@ProcessName='studio']"));
+});

@@ -1,0 +1,73 @@
+import { evaluateOverTree } from '../xpath/evaluate.js';
+import type { LocatorConfig } from './config.js';
+import { locatorCandidates, describeCandidate, LocatorIndex, type Locator } from './generate.js';
+import { LocatorXdmTree, type LocatorNode, type LocatorTree } from './tree.js';
+
+/** Queries that name applications see windows under their application when fontoxpath evaluates them. */
+const GROUPED_QUERY = /\bapp:|urn:platynui:app/;
+
+/** Evaluates an XPath with the real engine over a LocatorTree, shaped as the runtime's worker shapes its mirror. */
+export function selectNodes(xdm: LocatorXdmTree, xpath: string): LocatorNode[] {
+  const { items } = evaluateOverTree(xdm, xpath, xdm.root, undefined, (engine) => {
+    xdm.view = engine === 'fast' ? 'dag' : GROUPED_QUERY.test(xpath) ? 'grouped' : 'flat';
+  });
+  const nodes: LocatorNode[] = [];
+  for (const item of items) if (item.kind === 'node') nodes.push(item.node);
+  return nodes;
+}
+
+/**
+ * Generates locators for a node of a cached tree and verifies each with the XPath engine (evaluateOverTree): only
+ * locators that select exactly this node are returned, best first.
+ */
+export class LocatorGenerator {
+  readonly index: LocatorIndex;
+  readonly xdm: LocatorXdmTree;
+  constructor(
+    readonly tree: LocatorTree,
+    config: Partial<LocatorConfig> = {},
+  ) {
+    this.index = new LocatorIndex(tree, config);
+    this.xdm = new LocatorXdmTree(tree);
+  }
+
+  /** Candidates from the index, unverified (fast). */
+  propose(target: LocatorNode): Locator[] {
+    return locatorCandidates(this.index, target).map((candidate) => describeCandidate(candidate, this.tree));
+  }
+
+  /** Verified locators, at most config.maxResults. */
+  generate(target: LocatorNode): Locator[] {
+    const out: Locator[] = [];
+    for (const locator of this.propose(target)) {
+      if (out.length >= this.index.config.maxResults) break;
+      let selected: LocatorNode[];
+      try {
+        selected = selectNodes(this.xdm, locator.xpath);
+      } catch {
+        continue;
+      }
+      if (selected.length === 1 && selected[0] === target) out.push({ ...locator, matches: selected.length });
+    }
+    return out;
+  }
+}
+
+/** Verifies locators asynchronously (the live tree through the runtime's XPath service): keeps those that match. */
+export async function verifyLocators(
+  candidates: readonly Locator[],
+  selects: (xpath: string) => Promise<{ matches: number; isTarget: boolean }>,
+  limit: number,
+): Promise<Locator[]> {
+  const out: Locator[] = [];
+  for (const locator of candidates) {
+    if (out.length >= limit) break;
+    try {
+      const { matches, isTarget } = await selects(locator.xpath);
+      if (matches === 1 && isTarget) out.push({ ...locator, matches });
+    } catch {
+      // A candidate the engine rejects is dropped; the others still stand.
+    }
+  }
+  return out;
+}
