@@ -39,6 +39,7 @@ export default tseslint.config(
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['renderer/test/**'],
     rules: restrict(
       ['node:*', '**/main/**', '**/native/**', 'electron'],
       'renderer/ may only use shared/ and browser APIs',

@@ -1,0 +1,32 @@
+/** The stores of one inspector window, handed to components through a React context. */
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import type { StoreApi } from 'zustand/vanilla';
+import type { InspectorApi } from './api/types.js';
+import type { DetailsStore } from './stores/details-store.js';
+import type { SessionStore } from './stores/session-store.js';
+import type { SettingsStore } from './stores/settings-store.js';
+import type { TreeStore } from './stores/tree-store.js';
+import type { XPathStore } from './stores/xpath-store.js';
+
+export interface Stores {
+  api: InspectorApi;
+  tree: TreeStore;
+  details: DetailsStore;
+  xpath: XPathStore;
+  session: SessionStore;
+  settings: SettingsStore;
+}
+
+export const StoresContext = createContext<Stores | undefined>(undefined);
+
+export function useStores(): Stores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('StoresContext is missing');
+  return stores;
+}
+
+/** Subscribes a component to a slice of a store. */
+export function useSlice<S, T>(store: StoreApi<S>, selector: (state: S) => T): T {
+  return useStore(store, selector);
+}

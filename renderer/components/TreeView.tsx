@@ -1,0 +1,170 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { nodeLabel } from '../api/types.js';
+import { useSlice, useStores } from '../app-context.js';
+import { roleFamily, roleGlyph } from '../model/roles.js';
+
+export const ROW_HEIGHT = 22;
+
+export function TreeView() {
+  const { tree, api } = useStores();
+  const rows = useSlice(tree, (s) => s.rows);
+  const selectedId = useSlice(tree, (s) => s.selectedId);
+  const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
+  const scrollRequest = useSlice(tree, (s) => s.scrollRequest);
+  const filter = useSlice(tree, (s) => s.filter);
+  const parentRef = useRef<HTMLDivElement>(null);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (index) => rows[index]?.id ?? index,
+  });
+
+  useEffect(() => {
+    if (!scrollRequest) return;
+    const index = tree.getState().rows.findIndex((row) => row.id === scrollRequest.id);
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
+  }, [scrollRequest, virtualizer, tree]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((parentRef.current?.clientHeight ?? 220) / ROW_HEIGHT) - 1);
+    const key = event.key;
+    if (
+      ['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown', '*', 'Enter'].includes(
+        key,
+      )
+    ) {
+      event.preventDefault();
+      void tree.getState().key(key, page);
+    }
+  };
+
+  const selectedRow = selectedIndex >= 0 ? rows[selectedIndex] : undefined;
+
+  return (
+    <div className="tree-panel">
+      <div className="toolbar">
+        <input
+          type="search"
+          className="filter"
+          placeholder="Filter loaded nodes"
+          aria-label="Filter tree"
+          value={filter}
+          onChange={(e) => tree.getState().setFilter(e.target.value)}
+        />
+        <button
+          type="button"
+          title="Reload the selected node's children"
+          disabled={!selectedId}
+          onClick={() => selectedId && void tree.getState().refresh(selectedId, false)}
+        >
+          Refresh
+        </button>
+        <button
+          type="button"
+          title="Reload the selected node's whole loaded subtree"
+          disabled={!selectedId}
+          onClick={() => selectedId && void tree.getState().refresh(selectedId, true)}
+        >
+          Refresh subtree
+        </button>
+      </div>
+      <div
+        ref={parentRef}
+        className="tree"
+        role="tree"
+        aria-label="Accessibility tree"
+        tabIndex={0}
+        aria-activedescendant={selectedRow ? `treeitem-${selectedIndex}` : undefined}
+        onKeyDown={onKeyDown}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            if (!row) return null;
+            const label = nodeLabel(row.node);
+            const selected = row.id === selectedId;
+            const family = roleFamily(row.node.role);
+            return (
+              <div
+                key={item.key}
+                id={`treeitem-${item.index}`}
+                role="treeitem"
+                aria-level={row.level}
+                aria-expanded={row.expanded}
+                aria-selected={selected}
+                aria-setsize={row.setSize}
+                aria-posinset={row.posInSet}
+                aria-label={label}
+                aria-description={row.node.stale ? 'stale: this node no longer exists' : undefined}
+                aria-busy={row.loading || undefined}
+                data-runtime-id={row.id}
+                className={`row${selected ? ' selected' : ''}${row.node.stale ? ' stale' : ''}`}
+                style={{
+                  transform: `translateY(${item.start}px)`,
+                  height: ROW_HEIGHT,
+                  paddingLeft: (row.level - 1) * 14 + 4,
+                }}
+                onClick={() => {
+                  tree.getState().select(row.id);
+                  parentRef.current?.focus();
+                }}
+                onDoubleClick={() => row.expanded !== undefined && void tree.getState().toggle(row.id)}
+                onMouseEnter={() => undefined}
+              >
+                <span
+                  className="twisty"
+                  aria-hidden="true"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    if (row.expanded !== undefined) void tree.getState().toggle(row.id);
+                  }}
+                >
+                  {row.expanded === undefined ? '' : row.loading ? '◌' : row.expanded ? '▾' : '▸'}
+                </span>
+                <span className={`icon fam-${family}`} aria-hidden="true">
+                  {roleGlyph(row.node.role)}
+                </span>
+                <span className="label">
+                  <span className="role">{label.split(' "')[0]}</span>
+                  {row.node.name ? <span className="name"> "{row.node.name}"</span> : null}
+                </span>
+                {row.node.stale ? (
+                  <span className="badge stale-badge" aria-hidden="true">
+                    stale
+                  </span>
+                ) : null}
+                {row.error ? (
+                  <span className="badge error-badge" title={row.error} aria-hidden="true">
+                    !
+                  </span>
+                ) : null}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <TreeFooter onHighlight={() => selectedId && void api.highlight([selectedId])} />
+    </div>
+  );
+}
+
+function TreeFooter({ onHighlight }: { onHighlight: () => void }) {
+  const { tree } = useStores();
+  const count = useSlice(tree, (s) => s.rows.length);
+  const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
+  const selectedId = useSlice(tree, (s) => s.selectedId);
+  return (
+    <div className="tree-footer">
+      <span>
+        {count} rows · {loaded} loaded
+      </span>
+      <button type="button" disabled={!selectedId} onClick={onHighlight}>
+        Highlight
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,257 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { attributeKey } from '../../shared/model/namespaces.js';
+import { formatValueText } from '../../shared/model/values.js';
+import type { ResultItem } from '../api/types.js';
+import { nodeLabel } from '../api/types.js';
+import { useSlice, useStores } from '../app-context.js';
+import { roleGlyph } from '../model/roles.js';
+import { summaryText } from '../stores/xpath-store.js';
+import { lineColumn } from '../xpath/language.js';
+import { monaco, registerXPath, XPATH_LANGUAGE } from '../xpath/monaco-setup.js';
+
+const RESULT_HEIGHT = 22;
+
+export function resultLabel(item: ResultItem): string {
+  switch (item.type) {
+    case 'node':
+      return nodeLabel(item.node);
+    case 'attribute':
+      return `${nodeLabel(item.owner)} @${attributeKey(item.namespace, item.name)}=${formatValueText(item.value)}`;
+    case 'value':
+      return formatValueText(item.value);
+  }
+}
+
+export function XPathConsole({ dark }: { dark: boolean }) {
+  const { xpath, settings } = useStores();
+  const status = useSlice(xpath, (s) => s.status);
+  const count = useSlice(xpath, (s) => s.count);
+  const ms = useSlice(xpath, (s) => s.ms);
+  const error = useSlice(xpath, (s) => s.error);
+  const history = useSlice(xpath, (s) => s.history);
+  const live = useSlice(xpath, (s) => s.live);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | undefined>(undefined);
+
+  useEffect(() => {
+    if (!hostRef.current) return;
+    registerXPath();
+    const editor = monaco.editor.create(hostRef.current, {
+      value: xpath.getState().expression,
+      language: XPATH_LANGUAGE,
+      theme: dark ? 'xpath-dark' : 'xpath-light',
+      ariaLabel: 'XPath',
+      automaticLayout: true,
+      minimap: { enabled: false },
+      lineNumbers: 'off',
+      glyphMargin: false,
+      folding: false,
+      scrollBeyondLastLine: false,
+      wordWrap: 'on',
+      fontSize: 13,
+      renderLineHighlight: 'none',
+      overviewRulerLanes: 0,
+      placeholder: '//Button[@Name="OK"]   (Ctrl+Enter evaluates)',
+      quickSuggestions: { other: true, strings: false, comments: false },
+      suggestOnTriggerCharacters: true,
+      fixedOverflowWidgets: true,
+      accessibilitySupport: 'on',
+      editContext: false,
+    });
+    editorRef.current = editor;
+    const model = editor.getModel()!;
+    const sub = model.onDidChangeContent(() => {
+      const value = model.getValue();
+      xpath.getState().setExpression(value);
+      settings.getState().update({ lastExpression: value });
+    });
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => void xpath.getState().evaluate());
+    editor.addCommand(monaco.KeyCode.Escape, () => xpath.getState().stop(), '!suggestWidgetVisible');
+    return () => {
+      sub.dispose();
+      editor.dispose();
+      editorRef.current = undefined;
+    };
+    // The editor lives as long as the console; the theme is switched below.
+  }, []);
+
+  useEffect(() => {
+    monaco.editor.setTheme(dark ? 'xpath-dark' : 'xpath-light');
+  }, [dark]);
+
+  // Error markers at the position the engine reported.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    if (status === 'error' && error) {
+      const text = model.getValue();
+      const at = error.position
+        ? { line: error.position.line, column: error.position.column }
+        : lineColumn(text, text.length);
+      monaco.editor.setModelMarkers(model, 'xpath', [
+        {
+          severity: monaco.MarkerSeverity.Error,
+          message: error.message,
+          startLineNumber: at.line,
+          startColumn: at.column,
+          endLineNumber: at.line,
+          endColumn: at.column + 1,
+        },
+      ]);
+    } else monaco.editor.setModelMarkers(model, 'xpath', []);
+  }, [status, error]);
+
+  const setText = (text: string) => {
+    const editor = editorRef.current;
+    if (editor) editor.setValue(text);
+    void xpath.getState().evaluate(text);
+  };
+
+  return (
+    <section className="xpath-console" aria-label="XPath console">
+      <div className="xpath-input">
+        <div ref={hostRef} className="monaco-host" data-testid="xpath-editor" />
+        <div className="xpath-buttons">
+          <button type="button" onClick={() => void xpath.getState().evaluate()}>
+            Evaluate
+          </button>
+          <button type="button" disabled={status !== 'running'} onClick={() => xpath.getState().stop()}>
+            Stop
+          </button>
+          <HighlightAll />
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={live}
+              onChange={(e) => {
+                xpath.getState().setLive(e.target.checked);
+                settings.getState().update({ liveEvaluate: e.target.checked });
+              }}
+            />
+            as you type
+          </label>
+          <select
+            aria-label="History"
+            value=""
+            onChange={(e) => e.target.value && setText(e.target.value)}
+            disabled={history.length === 0}
+          >
+            <option value="">History…</option>
+            {history.map((h) => (
+              <option key={h} value={h}>
+                {h}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className={`summary ${status}`} role="status" aria-live="polite">
+        {summaryText({ status, count, ms, error })}
+      </div>
+      <ResultList />
+    </section>
+  );
+}
+
+function HighlightAll() {
+  const { xpath, api, session } = useStores();
+  const count = useSlice(xpath, (s) => s.count);
+  return (
+    <button
+      type="button"
+      disabled={count === 0}
+      onClick={() => {
+        const ids = xpath
+          .getState()
+          .results.map((r) => (r.type === 'node' ? r.node.runtimeId : r.type === 'attribute' ? r.owner.runtimeId : ''))
+          .filter(Boolean);
+        void api.highlight(ids).then(
+          () => session.getState().say(`Highlighted ${ids.length} elements`),
+          (e: unknown) => session.getState().say(`Highlight failed: ${String(e)}`, 'error'),
+        );
+      }}
+    >
+      Highlight all
+    </button>
+  );
+}
+
+function ResultList() {
+  const { xpath, tree, api } = useStores();
+  const results = useSlice(xpath, (s) => s.results);
+  const version = useSlice(xpath, (s) => s.resultsVersion);
+  const selectedIndex = useSlice(xpath, (s) => s.selectedIndex);
+  const parentRef = useRef<HTMLDivElement>(null);
+  const count = results.length;
+  void version;
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => RESULT_HEIGHT,
+    overscan: 10,
+  });
+
+  const choose = (index: number) => {
+    const item = xpath.getState().results[index];
+    if (!item) return;
+    xpath.getState().selectResult(index);
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+    const target = item.type === 'node' ? item.node : item.type === 'attribute' ? item.owner : undefined;
+    if (target) {
+      void tree.getState().reveal(target.runtimeId);
+      void api.highlight([target.runtimeId]).catch(() => undefined);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const last = xpath.getState().results.length - 1;
+    const current = xpath.getState().selectedIndex;
+    let next: number | undefined;
+    if (event.key === 'ArrowDown') next = Math.min(last, current + 1);
+    else if (event.key === 'ArrowUp') next = Math.max(0, current - 1);
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = last;
+    if (next !== undefined && last >= 0) {
+      event.preventDefault();
+      choose(next);
+    }
+  };
+
+  return (
+    <div
+      ref={parentRef}
+      className="results"
+      role="listbox"
+      aria-label="Results"
+      tabIndex={0}
+      aria-activedescendant={selectedIndex >= 0 ? `result-${selectedIndex}` : undefined}
+      onKeyDown={onKeyDown}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const item = results[v.index];
+          if (!item) return null;
+          const label = resultLabel(item);
+          return (
+            <div
+              key={v.key}
+              id={`result-${v.index}`}
+              role="option"
+              aria-selected={v.index === selectedIndex}
+              aria-label={label}
+              className={`row result ${item.type}${v.index === selectedIndex ? ' selected' : ''}`}
+              style={{ transform: `translateY(${v.start}px)`, height: RESULT_HEIGHT }}
+              onClick={() => choose(v.index)}
+            >
+              <span className="icon" aria-hidden="true">
+                {item.type === 'node' ? roleGlyph(item.node.role) : item.type === 'attribute' ? '@' : '='}
+              </span>
+              <span className="label">{label}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,421 @@
+/**
+ * The live tree: nodes loaded lazily per parent, an expansion set and a selection keyed by runtime id, and the flat
+ * list of visible rows derived from them (what the virtualized view renders). Large maps are kept mutable and a
+ * `version` counter tells subscribers that they changed, so that a 100,000-node tree is never copied per update.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { HostEvent, InspectorApi, NodeView } from '../api/types.js';
+import { asApiError, nodeLabel } from '../api/types.js';
+
+export interface TreeRow {
+  id: string;
+  node: NodeView;
+  /** 1-based depth, as aria-level wants it. */
+  level: number;
+  /** undefined for leaves. */
+  expanded: boolean | undefined;
+  loading: boolean;
+  error: string | undefined;
+  /** Position among siblings (1-based) and their count, for aria-posinset/aria-setsize. */
+  posInSet: number;
+  setSize: number;
+}
+
+export interface TreeState {
+  rootId: string | undefined;
+  nodes: Map<string, NodeView>;
+  children: Map<string, string[]>;
+  parents: Map<string, string>;
+  loading: Set<string>;
+  errors: Map<string, string>;
+  expanded: Set<string>;
+  selectedId: string | undefined;
+  filter: string;
+  rows: TreeRow[];
+  /** Index of the selected row in `rows`, -1 when it is not visible. */
+  selectedIndex: number;
+  version: number;
+  /** Asks the view to scroll a row into view; the sequence number makes repeated requests distinct. */
+  scrollRequest: { id: string; seq: number } | undefined;
+  /** Last error loading the tree (shown in the status bar). */
+  lastError: string | undefined;
+}
+
+export interface TreeActions {
+  setRoot(node: NodeView): Promise<void>;
+  loadChildren(id: string, force?: boolean): Promise<string[]>;
+  expand(id: string): Promise<void>;
+  collapse(id: string): void;
+  toggle(id: string): Promise<void>;
+  select(id: string | undefined, options?: { scroll?: boolean }): void;
+  /** Keyboard navigation; returns true when the key was handled. */
+  key(key: string, pageSize?: number): Promise<boolean>;
+  /** Expands every node below `id` (loading children as needed), up to `limit` nodes. */
+  expandAll(id: string, limit?: number): Promise<number>;
+  refresh(id: string, subtree: boolean): Promise<void>;
+  /** Loads and expands the path to a node, selects it and scrolls it into view. */
+  reveal(id: string, path?: NodeView[]): Promise<void>;
+  setFilter(text: string): void;
+  handleEvent(event: HostEvent): void;
+  /** Waits for reloads scheduled by events (tests, benchmarks). */
+  settle(): Promise<void>;
+}
+
+export type TreeStore = StoreApi<TreeState & TreeActions>;
+
+function hasChildrenOf(state: TreeState, id: string): boolean {
+  const loaded = state.children.get(id);
+  if (loaded) return loaded.length > 0;
+  return state.nodes.get(id)?.hasChildren ?? true;
+}
+
+/** The flat list of rows: preorder over expanded nodes (with a filter: over every loaded node, keeping matches and their ancestors). */
+export function computeRows(state: TreeState): TreeRow[] {
+  const rows: TreeRow[] = [];
+  if (!state.rootId) return rows;
+  const root = state.nodes.get(state.rootId);
+  if (!root) return rows;
+  const filter = state.filter.trim().toLowerCase();
+  const all = filter.length > 0;
+  const stack: Array<{ id: string; level: number; pos: number; size: number }> = [
+    { id: state.rootId, level: 1, pos: 1, size: 1 },
+  ];
+  while (stack.length) {
+    const { id, level, pos, size } = stack.pop()!;
+    const node = state.nodes.get(id);
+    if (!node) continue;
+    const expandable = hasChildrenOf(state, id);
+    const kids = state.children.get(id);
+    const open = expandable && (state.expanded.has(id) || (all && kids !== undefined));
+    rows.push({
+      id,
+      node,
+      level,
+      expanded: expandable ? open && (kids !== undefined || state.loading.has(id)) : undefined,
+      loading: state.loading.has(id),
+      error: state.errors.get(id),
+      posInSet: pos,
+      setSize: size,
+    });
+    if (open && kids) {
+      for (let i = kids.length - 1; i >= 0; i--)
+        stack.push({ id: kids[i]!, level: level + 1, pos: i + 1, size: kids.length });
+    }
+  }
+  if (!all) return rows;
+  const keep = new Array<boolean>(rows.length).fill(false);
+  let pending = Infinity;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i]!;
+    if (nodeLabel(row.node).toLowerCase().includes(filter)) {
+      keep[i] = true;
+      pending = Math.min(pending, row.level);
+    } else if (row.level < pending) {
+      keep[i] = true;
+      pending = row.level;
+    }
+  }
+  return rows.filter((_, i) => keep[i]);
+}
+
+export function createTreeStore(api: InspectorApi): TreeStore {
+  const reloads = new Map<string, ReturnType<typeof setTimeout>>();
+  const inflight = new Set<Promise<unknown>>();
+  let scrollSeq = 0;
+
+  const store = createStore<TreeState & TreeActions>()((set, get) => {
+    /** Recomputes the rows after the maps changed. */
+    const commit = (extra: Partial<TreeState> = {}) => {
+      const next = { ...get(), ...extra };
+      const rows = computeRows(next);
+      const selectedIndex = next.selectedId ? rows.findIndex((row) => row.id === next.selectedId) : -1;
+      set({ ...extra, rows, selectedIndex, version: get().version + 1 });
+    };
+
+    const track = <T>(promise: Promise<T>): Promise<T> => {
+      inflight.add(promise);
+      void promise.finally(() => inflight.delete(promise)).catch(() => undefined);
+      return promise;
+    };
+
+    const forget = (id: string, keep: string | undefined) => {
+      const s = get();
+      const kids = s.children.get(id);
+      s.children.delete(id);
+      if (id !== keep) {
+        s.parents.delete(id);
+        s.nodes.delete(id);
+      }
+      for (const kid of kids ?? []) forget(kid, keep);
+    };
+
+    const loadChildren = async (id: string, force = false): Promise<string[]> => {
+      const s = get();
+      const known = s.children.get(id);
+      if (known && !force) return known;
+      s.loading.add(id);
+      commit();
+      try {
+        const views = await track(api.children(id));
+        const st = get();
+        const previous = st.children.get(id) ?? [];
+        const ids = views.map((view) => view.runtimeId);
+        const now = new Set(ids);
+        for (const view of views) {
+          const old = st.nodes.get(view.runtimeId);
+          st.nodes.set(view.runtimeId, old && old.stale ? { ...view } : view);
+          st.parents.set(view.runtimeId, id);
+        }
+        for (const old of previous) {
+          if (now.has(old)) continue;
+          const selected = st.selectedId;
+          // The selected node may be gone: keep it, marked stale, so the details panel can say so.
+          if (selected && (selected === old || isAncestor(old, selected))) {
+            const node = st.nodes.get(selected);
+            if (node) st.nodes.set(selected, { ...node, stale: true });
+          }
+          forget(old, selected);
+        }
+        st.children.set(id, ids);
+        st.errors.delete(id);
+        st.loading.delete(id);
+        commit();
+        return ids;
+      } catch (error) {
+        const st = get();
+        st.loading.delete(id);
+        st.errors.set(id, asApiError(error).message);
+        commit({ lastError: asApiError(error).message });
+        return [];
+      }
+    };
+
+    const isAncestor = (ancestor: string, id: string): boolean => {
+      const parents = get().parents;
+      for (let p = parents.get(id); p; p = parents.get(p)) if (p === ancestor) return true;
+      return false;
+    };
+
+    const scheduleReload = (id: string) => {
+      const existing = reloads.get(id);
+      if (existing) clearTimeout(existing);
+      reloads.set(
+        id,
+        setTimeout(() => {
+          reloads.delete(id);
+          void track(reloadExpanded(id));
+        }, 50),
+      );
+    };
+
+    /** Reloads the children of a node and of every expanded, loaded node below it. */
+    const reloadExpanded = async (id: string): Promise<void> => {
+      if (!get().children.has(id)) return;
+      const ids = await loadChildren(id, true);
+      const s = get();
+      await Promise.all(ids.filter((kid) => s.expanded.has(kid) && s.children.has(kid)).map(reloadExpanded));
+    };
+
+    const selectIndex = (index: number) => {
+      const rows = get().rows;
+      if (rows.length === 0) return;
+      const row = rows[Math.max(0, Math.min(rows.length - 1, index))]!;
+      get().select(row.id, { scroll: true });
+    };
+
+    return {
+      rootId: undefined,
+      nodes: new Map(),
+      children: new Map(),
+      parents: new Map(),
+      loading: new Set(),
+      errors: new Map(),
+      expanded: new Set(),
+      selectedId: undefined,
+      filter: '',
+      rows: [],
+      selectedIndex: -1,
+      version: 0,
+      scrollRequest: undefined,
+      lastError: undefined,
+
+      async setRoot(node) {
+        const s = get();
+        s.nodes.clear();
+        s.children.clear();
+        s.parents.clear();
+        s.errors.clear();
+        s.nodes.set(node.runtimeId, node);
+        s.expanded.add(node.runtimeId);
+        commit({ rootId: node.runtimeId });
+        await loadChildren(node.runtimeId);
+      },
+
+      loadChildren,
+
+      async expand(id) {
+        const s = get();
+        s.expanded.add(id);
+        commit();
+        await loadChildren(id);
+      },
+
+      collapse(id) {
+        get().expanded.delete(id);
+        commit();
+      },
+
+      async toggle(id) {
+        if (get().expanded.has(id)) get().collapse(id);
+        else await get().expand(id);
+      },
+
+      select(id, options = {}) {
+        const scroll = options.scroll && id ? { id, seq: ++scrollSeq } : get().scrollRequest;
+        const rows = get().rows;
+        set({
+          selectedId: id,
+          selectedIndex: id ? rows.findIndex((row) => row.id === id) : -1,
+          scrollRequest: scroll,
+        });
+      },
+
+      async key(key, pageSize = 10) {
+        const s = get();
+        const index = s.selectedIndex;
+        const row = index >= 0 ? s.rows[index] : undefined;
+        switch (key) {
+          case 'ArrowDown':
+            selectIndex(index < 0 ? 0 : index + 1);
+            return true;
+          case 'ArrowUp':
+            selectIndex(index < 0 ? 0 : index - 1);
+            return true;
+          case 'Home':
+            selectIndex(0);
+            return true;
+          case 'End':
+            selectIndex(s.rows.length - 1);
+            return true;
+          case 'PageDown':
+            selectIndex(index < 0 ? 0 : index + pageSize);
+            return true;
+          case 'PageUp':
+            selectIndex(index < 0 ? 0 : index - pageSize);
+            return true;
+          case 'ArrowRight':
+            if (!row) return false;
+            if (row.expanded === false) await get().expand(row.id);
+            else if (row.expanded === true) {
+              const next = get().rows[get().selectedIndex + 1];
+              if (next && next.level > row.level) get().select(next.id, { scroll: true });
+            }
+            return true;
+          case 'ArrowLeft': {
+            if (!row) return false;
+            if (row.expanded === true && row.level > 1) get().collapse(row.id);
+            else {
+              const parent = s.parents.get(row.id);
+              if (parent) get().select(parent, { scroll: true });
+            }
+            return true;
+          }
+          case '*':
+            if (!row) return false;
+            await get().expandAll(row.id);
+            return true;
+          case 'Enter':
+          case ' ':
+            if (!row || row.expanded === undefined) return false;
+            await get().toggle(row.id);
+            return true;
+          default:
+            return false;
+        }
+      },
+
+      async expandAll(id, limit = 5000) {
+        let count = 0;
+        const queue = [id];
+        while (queue.length && count < limit) {
+          const next = queue.shift()!;
+          get().expanded.add(next);
+          const kids = await loadChildren(next);
+          count += kids.length;
+          for (const kid of kids) if (hasChildrenOf(get(), kid)) queue.push(kid);
+        }
+        commit();
+        return count;
+      },
+
+      async refresh(id, subtree) {
+        await api.refresh(id, subtree).catch(() => undefined);
+        const parent = get().parents.get(id);
+        if (parent) await loadChildren(parent, true);
+        if (subtree) await reloadExpanded(id);
+        else if (get().children.has(id)) await loadChildren(id, true);
+      },
+
+      async reveal(id, path) {
+        const chain = path ?? (await api.path(id));
+        const s = get();
+        for (const view of chain) {
+          if (!s.nodes.has(view.runtimeId)) s.nodes.set(view.runtimeId, view);
+        }
+        for (let i = 0; i < chain.length - 1; i++) {
+          const ancestor = chain[i]!.runtimeId;
+          get().expanded.add(ancestor);
+          const kids = await loadChildren(ancestor);
+          const next = chain[i + 1]!.runtimeId;
+          if (!kids.includes(next)) {
+            // The host's idea of the parent differs from the tree's (grouped view): reload once.
+            const again = await loadChildren(ancestor, true);
+            if (!again.includes(next)) break;
+          }
+        }
+        commit();
+        get().select(id, { scroll: true });
+      },
+
+      setFilter(text) {
+        commit({ filter: text });
+      },
+
+      handleEvent(event) {
+        if (event.type !== 'tree-changed') return;
+        const s = get();
+        const { kind, runtimeId, parentRuntimeId } = event;
+        if (kind === 'TreeInvalidated' || (!runtimeId && !parentRuntimeId)) {
+          if (s.rootId) scheduleReload(s.rootId);
+          return;
+        }
+        if (kind === 'NodeRemoved' && runtimeId) {
+          const node = s.nodes.get(runtimeId);
+          if (node) {
+            s.nodes.set(runtimeId, { ...node, stale: true });
+            commit();
+          }
+        }
+        const parent = parentRuntimeId ?? (runtimeId ? s.parents.get(runtimeId) : undefined);
+        if (kind === 'NodeUpdated' && runtimeId) {
+          // The new name and revision come with the parent's children; the node's own children may change too.
+          if (s.children.has(runtimeId)) scheduleReload(runtimeId);
+        }
+        if (parent && s.children.has(parent)) scheduleReload(parent);
+        else if (!parent && s.rootId) scheduleReload(s.rootId);
+      },
+
+      async settle() {
+        for (;;) {
+          if (reloads.size) {
+            await new Promise((resolve) => setTimeout(resolve, 60));
+            continue;
+          }
+          if (!inflight.size) return;
+          await Promise.allSettled([...inflight]);
+        }
+      },
+    };
+  });
+  return store;
+}

@@ -1,0 +1,175 @@
+/**
+ * The XPath console: the expression, debounced evaluation as you type, results streaming in, count and time, the
+ * engine's error with its position, Stop, and a history of expressions that produced results.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Evaluation, InspectorApi, ResultItem } from '../api/types.js';
+import { asApiError } from '../api/types.js';
+
+export interface XPathError {
+  code: string;
+  message: string;
+  /** 1-based line and column and the 0-based offset the engine reported, when it did. */
+  position?: { line: number; column: number; offset: number };
+}
+
+export interface XPathState {
+  expression: string;
+  status: 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+  results: ResultItem[];
+  /** Grows with every batch so that list views know to re-render without copying the array. */
+  resultsVersion: number;
+  count: number;
+  ms: number;
+  error: XPathError | undefined;
+  history: string[];
+  selectedIndex: number;
+  /** Evaluate as you type. */
+  live: boolean;
+}
+
+export interface XPathActions {
+  setExpression(text: string, options?: { evaluate?: boolean }): void;
+  evaluate(expression?: string): Promise<void>;
+  stop(): void;
+  selectResult(index: number): void;
+  setLive(on: boolean): void;
+  clearHistory(): void;
+}
+
+export type XPathStore = StoreApi<XPathState & XPathActions>;
+
+export interface XPathStoreOptions {
+  debounceMs?: number;
+  historyLimit?: number;
+  initialHistory?: string[];
+  onHistory?: (history: string[]) => void;
+}
+
+/** `1 result (12 ms)`, `3 results (4 ms)`, `Evaluating… 120 results`: the text of the role="status" summary. */
+export function summaryText(state: Pick<XPathState, 'status' | 'count' | 'ms' | 'error'>): string {
+  const n = state.count;
+  const noun = n === 1 ? 'result' : 'results';
+  switch (state.status) {
+    case 'idle':
+      return 'Type an XPath expression';
+    case 'running':
+      return `Evaluating… ${n} ${noun} so far`;
+    case 'done':
+      return `${n} ${noun} (${Math.round(state.ms)} ms)`;
+    case 'cancelled':
+      return `Stopped: ${n} ${noun} (${Math.round(state.ms)} ms)`;
+    case 'error':
+      return state.error ? `Error: ${state.error.message}` : 'Error';
+  }
+}
+
+export function createXPathStore(api: InspectorApi, options: XPathStoreOptions = {}): XPathStore {
+  const debounceMs = options.debounceMs ?? 300;
+  const historyLimit = options.historyLimit ?? 50;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let current: Evaluation | undefined;
+  let ticket = 0;
+
+  return createStore<XPathState & XPathActions>()((set, get) => ({
+    expression: '',
+    status: 'idle',
+    results: [],
+    resultsVersion: 0,
+    count: 0,
+    ms: 0,
+    error: undefined,
+    history: options.initialHistory ?? [],
+    selectedIndex: -1,
+    live: true,
+
+    setExpression(text, opts = {}) {
+      set({ expression: text });
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (opts.evaluate === false || !get().live) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void get().evaluate();
+      }, debounceMs);
+    },
+
+    async evaluate(expression) {
+      const text = (expression ?? get().expression).trim();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      current?.cancel();
+      const mine = ++ticket;
+      if (!text) {
+        current = undefined;
+        set({ status: 'idle', results: [], count: 0, error: undefined, selectedIndex: -1 });
+        return;
+      }
+      const results: ResultItem[] = [];
+      const started = performance.now();
+      const tick = setInterval(() => {
+        if (mine === ticket && get().status === 'running') set({ ms: performance.now() - started });
+      }, 100);
+      set({
+        status: 'running',
+        results,
+        count: 0,
+        ms: 0,
+        error: undefined,
+        selectedIndex: -1,
+        resultsVersion: get().resultsVersion + 1,
+      });
+      const evaluation = api.evaluate(text, (items) => {
+        if (mine !== ticket) return;
+        for (const item of items) results.push(item);
+        set({ count: results.length, resultsVersion: get().resultsVersion + 1 });
+      });
+      current = evaluation;
+      try {
+        const summary = await evaluation.done.finally(() => clearInterval(tick));
+        if (mine !== ticket) return;
+        current = undefined;
+        set({ status: 'done', count: Math.max(summary.count, results.length), ms: summary.ms });
+        const history = [text, ...get().history.filter((h) => h !== text)].slice(0, historyLimit);
+        set({ history });
+        options.onHistory?.(history);
+      } catch (error) {
+        if (mine !== ticket) return;
+        current = undefined;
+        const e = asApiError(error);
+        const ms = performance.now() - started;
+        if (e.code === 'cancelled') set({ status: 'cancelled', ms });
+        else {
+          set({
+            status: 'error',
+            ms,
+            error: { code: e.code, message: e.message, ...(e.position ? { position: e.position } : {}) },
+          });
+        }
+      }
+    },
+
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (!current) return;
+      current.cancel();
+      current = undefined;
+      ticket++;
+      if (get().status === 'running') set({ status: 'cancelled' });
+    },
+
+    selectResult(index) {
+      set({ selectedIndex: index });
+    },
+
+    setLive(on) {
+      set({ live: on });
+    },
+
+    clearHistory() {
+      set({ history: [] });
+      options.onHistory?.([]);
+    },
+  }));
+}

@@ -1,0 +1,81 @@
+// Builds the inspector UI: type-checks renderer/ (its own tsconfig: JSX, DOM), then bundles it with esbuild into
+// dist/renderer/ (index.html, app.js, app.css, Monaco's editor worker and fonts; nothing from a CDN, no inline
+// script), and compiles the renderer's store tests to dist/renderer/test/*.test.js for the unit-test runner.
+//
+//   node scripts/build-renderer.mjs            type-check + bundle + tests
+//   node scripts/build-renderer.mjs --no-check  skip tsc (faster while iterating)
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const src = path.join(root, 'renderer');
+const out = path.join(root, 'dist', 'renderer');
+const check = !process.argv.includes('--no-check');
+const started = performance.now();
+
+if (check) {
+  for (const project of ['renderer/tsconfig.json', 'renderer/tsconfig.test.json']) {
+    const tsc = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, project), '--noEmit'],
+      { stdio: 'inherit' },
+    );
+    if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  }
+}
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const production = process.env.NODE_ENV !== 'development';
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: true,
+  target: ['chrome120'],
+  logLevel: 'warning',
+  legalComments: 'linked',
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+};
+
+await Promise.all([
+  esbuild.build({
+    ...common,
+    entryPoints: { app: path.join(src, 'main.tsx') },
+    outdir: out,
+    format: 'esm',
+    splitting: false,
+    jsx: 'automatic',
+    loader: { '.ttf': 'file', '.woff': 'file', '.woff2': 'file', '.svg': 'file' },
+    assetNames: 'assets/[name]-[hash]',
+  }),
+  esbuild.build({
+    ...common,
+    entryPoints: { 'editor.worker': 'monaco-editor/editor/editor.worker.start.js' },
+    outdir: out,
+    format: 'iife',
+  }),
+]);
+copyFileSync(path.join(src, 'index.html'), path.join(out, 'index.html'));
+
+// Store tests: plain node:test files, bundled per file with the packages left to node_modules.
+const testDir = path.join(src, 'test');
+const tests = existsSync(testDir) ? readdirSync(testDir).filter((f) => f.endsWith('.test.ts')) : [];
+if (tests.length) {
+  await esbuild.build({
+    entryPoints: tests.map((f) => path.join(testDir, f)),
+    outdir: path.join(out, 'test'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+    jsx: 'automatic',
+  });
+}
+process.stdout.write(`renderer built in ${Math.round(performance.now() - started)} ms\n`);
