@@ -128,6 +128,7 @@ function main(): void {
     console.log(`xpath_fast.${name}.fast_min ${fast.min.toFixed(3)} ms`);
     console.log(`xpath_fast.${name}.fontoxpath ${slow.ms.toFixed(1)} ms`);
     console.log(`xpath_fast.${name}.ratio ${(slow.ms / fast.ms).toFixed(1)} x`);
+    console.log(`xpath_fast.${name}.ratio_min ${(slow.min / fast.min).toFixed(1)} x`);
     console.log(`xpath_fast.${name}.fast_child_lists ${lists} nodes`);
   }
 }

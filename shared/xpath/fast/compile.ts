@@ -145,8 +145,18 @@ function compileTest(test: NodeTest): Test {
     !isAttr(x) && !env.tree.isDocument(x) && env.tree.localName(x) === local && env.tree.namespaceUri(x) === ns;
 }
 
-/** Preorder walk below `start` (alias edges followed only at `start`), items passing `test`. */
-function descendants(env: Env, start: U, self: boolean, test: Test): Stream {
+/** The test for nodes that can only be elements (children, descendants, siblings: never attributes or documents). */
+function compileElementTest(test: NodeTest): Test {
+  if (test.k === 'node') return () => true;
+  const { ns, local } = test;
+  if (ns === '*' && local === '*') return () => true;
+  if (ns === '*') return (env, x) => env.tree.localName(x) === local;
+  if (local === '*') return (env, x) => env.tree.namespaceUri(x) === ns;
+  return (env, x) => env.tree.localName(x) === local && env.tree.namespaceUri(x) === ns;
+}
+
+/** Preorder walk below `start` (alias edges followed only at `start`), items passing `test` (`selfTest`: start). */
+function descendants(env: Env, start: U, self: boolean, selfTest: Test, test: Test): Stream {
   const tree = env.tree;
   let emitSelf = self;
   // Stack of child lists; owners[i] is the node whose children arrs[i] holds (null: the start, aliases allowed).
@@ -159,7 +169,7 @@ function descendants(env: Env, start: U, self: boolean, test: Test): Stream {
     if (emitSelf) {
       emitSelf = false;
       tree.checkCancelled();
-      if (test(env, start)) return start;
+      if (selfTest(env, start)) return start;
     }
     if (!started) {
       started = true;
@@ -271,19 +281,20 @@ function attributeStream(test: NodeTest): (env: Env, c: It) => Stream {
 function axisStream(axis: Axis, test: NodeTest): (env: Env, c: It) => Stream {
   if (axis === 'attribute') return attributeStream(test);
   const t = compileTest(test);
+  const et = compileElementTest(test);
   switch (axis) {
     case 'child':
       return (env, c) => {
         if (isAttr(c)) return EMPTY;
         const kids = childrenOf(env, c);
-        return filtered(env, kids, t, 0, kids.length, 1);
+        return filtered(env, kids, et, 0, kids.length, 1);
       };
     case 'descendant':
     case 'descendant-or-self': {
       const self = axis === 'descendant-or-self';
       return (env, c) => {
         if (isAttr(c)) return self && t(env, c) ? one(c) : EMPTY;
-        return descendants(env, c, self, t);
+        return descendants(env, c, self, t, et);
       };
     }
     case 'self':
@@ -302,7 +313,7 @@ function axisStream(axis: Axis, test: NodeTest): (env: Env, c: It) => Stream {
       return (env, c) => ancestors(env, c, axis === 'ancestor-or-self', t);
     case 'following-sibling':
     case 'preceding-sibling':
-      return (env, c) => siblings(env, c, axis === 'following-sibling', t);
+      return (env, c) => siblings(env, c, axis === 'following-sibling', et);
   }
 }
 

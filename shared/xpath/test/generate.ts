@@ -71,8 +71,9 @@ function randomNode(tree: MemoryTree, r: Rand, parent: MemNode, depth: number, r
 }
 
 /**
- * A random desktop. With apps: `app:Application` nodes first, then the windows; at most one application owns
- * windows, a suffix of the document's windows in order (the shape a DOM facade can express, see plain-facade.ts).
+ * A random desktop. With apps: `app:Application` nodes first, then the windows, each application listing some of
+ * them (alias edges). Half of these trees have the shape a DOM facade can walk (one application owns a suffix of
+ * the windows, see plain-facade.ts).
  */
 export function randomTree(seed: number): MemoryTree {
   const r = prng(seed);
@@ -90,10 +91,20 @@ export function randomTree(seed: number): MemoryTree {
     const depth = 1 + Math.floor(r() * 4);
     windows.push(randomNode(tree, r, tree.root, depth, chance(r, 0.85) ? [C, 'Window'] : undefined));
   }
-  if (apps.length) {
+  if (apps.length && chance(r, 0.5)) {
+    // The shape a DOM facade can walk: one application owns the last windows.
     const owner = pick(r, apps);
     const from = Math.floor(r() * (windows.length + 1));
     for (const w of windows.slice(from)) tree.alias(owner, w);
+  } else if (apps.length) {
+    // Several applications own windows, in the order of the applications (then the grouped view, a proper tree,
+    // orders the windows as the document does); the last windows may belong to none.
+    let app = 0;
+    const owned = Math.floor(r() * (windows.length + 1));
+    for (const w of windows.slice(0, owned)) {
+      while (app < apps.length - 1 && chance(r, 0.4)) app++;
+      tree.alias(apps[app]!, w);
+    }
   }
   return tree;
 }
@@ -251,6 +262,10 @@ function relPath(r: Rand, depth: number): string {
 
 function path(r: Rand): string {
   const k = r();
+  if (k < 0.08) {
+    const app = pick(r, ['//app:Application', "/app:Application[@Name='A']", '/app:Application[2]', '/*[1]']);
+    return app + pick(r, ['/', '//']) + relPath(r, 0);
+  }
   if (k < 0.45) return '//' + relPath(r, 0);
   if (k < 0.6) return '/' + relPath(r, 0);
   return relPath(r, 0);
@@ -322,4 +337,25 @@ export function specFromTree(tree: MemoryTree): Spec[] {
     return s;
   };
   return top.map(spec);
+}
+
+/**
+ * The grouped view of a tree with applications as a proper tree (what the XPath pipeline gives fontoxpath for
+ * queries about applications): each owned window moved under its application. `origin` maps copies back.
+ */
+export function groupedCopy(tree: MemoryTree): { tree: MemoryTree; origin: Map<MemNode, MemNode> } {
+  const copy = new MemoryTree();
+  const origin = new Map<MemNode, MemNode>();
+  const owned = new Set<MemNode>();
+  for (const a of tree.root.children) for (const w of a.children) if (w.parent !== a) owned.add(w);
+  const clone = (parent: MemNode, n: MemNode): void => {
+    const attrs: Record<string, string> = {};
+    for (const a of n.attrs) attrs[(a.namespaceUri ? a.namespaceUri.slice(13) + ':' : '') + a.localName] = a.value;
+    const c = copy.add(parent, n.namespaceUri, n.localName, attrs);
+    origin.set(c, n);
+    for (const k of n.children) clone(c, k);
+  };
+  origin.set(copy.root, tree.root);
+  for (const n of tree.root.children) if (!owned.has(n)) clone(copy.root, n);
+  return { tree: copy, origin };
 }
