@@ -69,19 +69,20 @@ export class BridgeHost {
         const budget = { left: PREFETCH_BUDGET };
         const records = children.map((child) => this.record(child, budget));
         if (node.namespace === 'app') for (const record of records) if (record.p !== request.h) record.g = request.h;
-        response = { ok: true, children: records };
+        response = { seq: request.seq, ok: true, children: records };
       } else {
         const attributes = await node.attributes();
         response = {
+          seq: request.seq,
           ok: true,
           attributes: attributes.map((a) => ({ ns: a.namespace, name: a.name, text: formatValueText(a.value) })),
         };
       }
     } catch (error) {
-      response = { ok: false, error: toInspectorError(error).toData() };
+      response = { seq: request.seq, ok: false, error: toInspectorError(error).toData() };
     }
     this.port.postMessage(response);
-    Atomics.store(this.control, READY, 1);
+    Atomics.add(this.control, READY, 1);
     Atomics.notify(this.control, READY);
   }
 }

@@ -12,7 +12,11 @@ import type { Namespace } from '../../shared/model/namespaces.js';
  * seen within 100 ms; if it does not stop in time, the service terminates it.
  */
 
-/** Index of the "answer ready" flag and of the "cancel" flag in the shared Int32Array. */
+/**
+ * Index of the answer counter (the main thread adds one per answer posted) and of the "cancel" flag in the shared
+ * Int32Array. Requests and answers carry a sequence number: an answer to a request the worker gave up on (cancelled)
+ * is recognized and dropped.
+ */
 export const READY = 0;
 export const CANCEL = 1;
 
@@ -38,12 +42,13 @@ export interface AttributeRecord {
   text: string;
 }
 
-export type BridgeRequest = { op: 'children'; h: number } | { op: 'attributes'; h: number };
+export type BridgeRequest = { seq: number } & ({ op: 'children'; h: number } | { op: 'attributes'; h: number });
 
-export type BridgeResponse =
+export type BridgeResponse = { seq: number } & (
   | { ok: true; children: NodeRecord[] }
   | { ok: true; attributes: AttributeRecord[] }
-  | { ok: false; error: InspectorErrorData };
+  | { ok: false; error: InspectorErrorData }
+);
 
 export type WorkerItem =
   | { kind: 'node'; h: number }

@@ -2,6 +2,7 @@ import fontoxpath, { type IDomFacade } from 'fontoxpath';
 import { InspectorError, positionAt } from '../model/errors.js';
 import { XdmDomFacade, type FacadeAttribute, type FacadeElement } from './dom-facade.js';
 import { resolveStaticPrefix, rewriteControlAttributeTests } from './namespaces.js';
+import { compileFastPath, FastPathFallback, type FastItem } from './fast/index.js';
 import type { XdmTree } from './tree.js';
 
 export type XPathValue = string | number | boolean;
@@ -12,18 +13,6 @@ export type XPathItem<N> =
   | { kind: 'value'; value: XPathValue; integer?: boolean };
 
 export type XPathEngine = 'fast' | 'fontoxpath';
-
-/** A compiled fast path for a query, or undefined when the query is outside its subset (see shared/xpath/fast/). */
-export type FastPathCompiler = (
-  xpath: string,
-) => { evaluate<N>(tree: XdmTree<N>, context: N): Iterable<XPathItem<N>> } | undefined;
-
-let fastPathCompiler: FastPathCompiler | undefined;
-
-/** The fast path registers itself here; without it every query goes to fontoxpath. */
-export function installFastPath(compiler: FastPathCompiler | undefined): void {
-  fastPathCompiler = compiler;
-}
 
 const { evaluateXPath } = fontoxpath;
 
@@ -88,6 +77,25 @@ function fromFontoxpath<N>(value: unknown, items: XPathItem<N>[], root: N): void
   items.push({ kind: 'value', value: String(value) });
 }
 
+function fromFastItem<N>(item: FastItem<N>): XPathItem<N> {
+  switch (item.type) {
+    case 'node':
+      return { kind: 'node', node: item.node };
+    case 'attribute':
+      return {
+        kind: 'attribute',
+        owner: item.owner,
+        namespaceUri: item.namespaceUri,
+        localName: item.localName,
+        value: item.value,
+      };
+    case 'value':
+      return typeof item.value === 'number'
+        ? { kind: 'value', value: item.value, integer: Number.isInteger(item.value) }
+        : { kind: 'value', value: item.value };
+  }
+}
+
 export interface EvaluationOutcome<N> {
   items: XPathItem<N>[];
   engine: XPathEngine;
@@ -107,15 +115,17 @@ export function evaluateOverTree<N>(
 ): EvaluationOutcome<N> {
   if (xpath.trim() === '')
     throw new InspectorError('xpath-syntax', 'the XPath expression is empty', { position: positionAt(xpath, 0) });
-  const fast = fastPathCompiler?.(xpath);
+  const fast = compileFastPath(xpath);
   if (fast) {
     prepare?.('fast');
-    const items: XPathItem<N>[] = [];
-    for (const item of fast.evaluate(tree, context)) {
-      items.push(item);
-      onItem?.(item);
+    try {
+      const items = [...fast.evaluate(tree, context)].map(fromFastItem);
+      if (onItem) for (const item of items) onItem(item);
+      return { items, engine: 'fast' };
+    } catch (error) {
+      // The fast path stops where XPath might raise a dynamic error; fontoxpath then gives the exact answer or error.
+      if (!(error instanceof FastPathFallback)) throw error;
     }
-    return { items, engine: 'fast' };
   }
   prepare?.('fontoxpath');
   const facade = new XdmDomFacade(tree);

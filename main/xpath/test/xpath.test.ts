@@ -192,3 +192,39 @@ test('a cancelled evaluation stops, and the service keeps working', async () => 
     await slow.shutdown();
   }
 });
+
+test('evaluation is lazy: (//Button)[1] materializes a small part of the tree', async () => {
+  const windows = Array.from({ length: 20 }, (_, w) => {
+    const buttons = Array.from(
+      { length: 50 },
+      (_, b) => `<Pane Name="p${w}-${b}"><Button Name="b${w}-${b}"/></Pane>`,
+    ).join('');
+    return `<Window Name="w${w}">${buttons}</Window>`;
+  }).join('');
+  const xml = `<snapshot xmlns="urn:platynui:control" xmlns:app="urn:platynui:app"><app:Application Name="Big">${windows}</app:Application></snapshot>`;
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'platynui-lazy-')), 'big.xml');
+  writeFileSync(file, xml);
+  const total = 1 + 20 * (1 + 50 * 2);
+  const big = await Runtime.create({ providers: ['mock'], platform: 'mock', providerOptions: { mockFile: file } });
+  const service = new XPathService(big);
+  try {
+    const first = await service.evaluate('(//Button)[1]');
+    assert.deepEqual(
+      first.items.map((item) => item.type === 'node' && item.node.name),
+      ['b0-0'],
+    );
+    assert.ok(
+      first.stats.nodesFetched < total / 10,
+      `(//Button)[1] fetched ${first.stats.nodesFetched} of ${total} nodes`,
+    );
+    const all = await service.evaluate('count(//Button)');
+    assert.deepEqual(all.items[0]?.type === 'value' && all.items[0].value, { type: 'Integer', value: 1000 });
+    assert.ok(big.nodesFetched >= total, 'counting every button fetched the whole tree');
+  } finally {
+    await service.close();
+    await big.shutdown();
+  }
+});

@@ -22,6 +22,8 @@ export class MirrorNode {
 
 const WAIT_SLICE_MS = 20;
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 /**
  * How the top of the tree is shaped for an engine. `dag` is the contract of shared/xpath/tree.ts (applications list
  * the same window nodes the document lists; the fast path skips those alias edges). fontoxpath cannot follow alias
@@ -70,18 +72,23 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     }
   }
 
-  private request(request: BridgeRequest): BridgeResponse {
+  private nextSeq = 1;
+
+  private request(request: DistributiveOmit<BridgeRequest, 'seq'>): BridgeResponse {
     this.checkCancelled();
     this.bridgeCalls++;
-    Atomics.store(this.control, READY, 0);
-    this.port.postMessage(request);
-    while (Atomics.load(this.control, READY) === 0) {
-      Atomics.wait(this.control, READY, 0, WAIT_SLICE_MS);
+    const seq = this.nextSeq++;
+    let answers = Atomics.load(this.control, READY);
+    this.port.postMessage({ ...request, seq });
+    for (;;) {
+      for (let message = receiveMessageOnPort(this.port); message; message = receiveMessageOnPort(this.port)) {
+        const response = message.message as BridgeResponse;
+        if (response.seq === seq) return response;
+      }
+      Atomics.wait(this.control, READY, answers, WAIT_SLICE_MS);
+      answers = Atomics.load(this.control, READY);
       this.checkCancelled();
     }
-    const message = receiveMessageOnPort(this.port);
-    if (!message) throw new InspectorError('internal', 'the XPath bridge woke without an answer');
-    return message.message as BridgeResponse;
   }
 
   isDocument(node: MirrorNode): boolean {
