@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerServe } from '../../hosts/browser/command.js';
 import { registerLocate } from './locate.js';
 
 /**
@@ -7,4 +8,5 @@ import { registerLocate } from './locate.js';
  */
 export function registerExtraCommands(program: Command): void {
   registerLocate(program);
+  registerServe(program);
 }

@@ -1,0 +1,288 @@
+import type {
+  ApiAttribute,
+  EvaluationItem,
+  InspectorEvent,
+  MethodName,
+  Params,
+  PatternInfo,
+  Result,
+  ServerMessage,
+} from '../../shared/api/schema.js';
+import { API_VERSION, parseRequest } from '../../shared/api/schema.js';
+import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
+import { actionOwner, patternDefinition } from '../../shared/model/patterns.js';
+import type { Rect } from '../../shared/model/values.js';
+import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
+import { collectSubtree, type CollectedNode } from '../cli/serialize.js';
+import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
+import { InspectorSession, Picker } from './session.js';
+
+type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
+type Handlers = { [M in MethodName]: Handler<M> };
+
+function countNodes(node: CollectedNode): number {
+  return 1 + node.children.reduce((sum, child) => sum + countNodes(child), 0);
+}
+
+/**
+ * One connection's side of the API (like Playwright's dispatchers): validates every request, maps it to the session
+ * (runtime, XPath service, highlight, picker), answers with a result or an error, and forwards events. Closing it
+ * cancels its evaluations, stops its picking and clears its highlight.
+ */
+export class InspectorDispatcher {
+  private readonly evaluations = new Map<string, AbortController>();
+  private readonly unsubscribe: () => void;
+  private closed = false;
+  private readonly handlers: Handlers;
+
+  constructor(
+    private readonly session: InspectorSession,
+    private readonly sendMessage: (message: ServerMessage) => void,
+  ) {
+    this.unsubscribe = session.subscribe((event) => this.sendEvent(event));
+    this.handlers = this.createHandlers();
+  }
+
+  private send(message: ServerMessage): void {
+    if (this.closed) return;
+    try {
+      this.sendMessage(message);
+    } catch {
+      // the transport is gone; close() follows
+    }
+  }
+
+  sendEvent(event: InspectorEvent): void {
+    this.send({ kind: 'event', event });
+  }
+
+  /** Handles one raw message (JSON text or a parsed object). Never throws. */
+  async handle(raw: unknown): Promise<void> {
+    const parsed = parseRequest(raw);
+    if (!parsed.ok) {
+      this.send({ kind: 'response', id: parsed.id, ok: false, error: parsed.error });
+      return;
+    }
+    try {
+      const handler = this.handlers[parsed.method] as (params: unknown) => Promise<unknown>;
+      const result = await handler(parsed.params);
+      this.send({ kind: 'response', id: parsed.id, ok: true, result });
+    } catch (error) {
+      this.send({ kind: 'response', id: parsed.id, ok: false, error: toInspectorError(error).toData() });
+    }
+  }
+
+  private async attributesOf(runtimeId: string, refresh: boolean): Promise<Result<'attributes'>> {
+    const node = this.session.node(runtimeId);
+    if (refresh) node.invalidate({ children: false });
+    const entries = await node.attributes();
+    const attributes: ApiAttribute[] = entries.map((entry) => ({
+      namespace: entry.namespace,
+      name: entry.name,
+      value: entry.value,
+      derived: entry.derived === true,
+    }));
+    return { runtimeId, revision: node.revision, attributes };
+  }
+
+  private async item(item: RuntimeItem): Promise<EvaluationItem> {
+    switch (item.type) {
+      case 'node':
+        return { type: 'node', node: this.session.summarize(item.node) };
+      case 'attribute':
+        return {
+          type: 'attribute',
+          owner: this.session.summarize(item.owner),
+          namespace: item.namespace,
+          name: item.name,
+          value: item.value,
+        };
+      case 'value':
+        return { type: 'value', value: item.value };
+    }
+  }
+
+  private createHandlers(): Handlers {
+    const session = this.session;
+    const runtime = session.runtime;
+    return {
+      desktop: async () => {
+        await session.structuralChildren(runtime.desktop).catch(() => undefined);
+        const info = runtime.desktopInfo;
+        return {
+          node: session.summarize(runtime.desktop),
+          technology: info.technology,
+          osVersion: info.osVersion,
+          bounds: info.bounds,
+          monitors: info.monitors.map((monitor) => ({ ...monitor })),
+        };
+      },
+      node: async ({ runtimeId }) => session.summarize(session.node(runtimeId)),
+      children: async ({ runtimeId, offset, limit, refresh }) => {
+        const node = session.node(runtimeId);
+        const children = await session.structuralChildren(node, refresh);
+        return {
+          runtimeId,
+          revision: node.revision,
+          total: children.length,
+          offset,
+          nodes: children.slice(offset, offset + limit).map((child) => session.summarize(child)),
+        };
+      },
+      ancestors: async ({ runtimeId }) => {
+        const node = session.node(runtimeId);
+        return { nodes: runtime.ancestors(node).map((ancestor) => session.summarize(ancestor)) };
+      },
+      attributes: async ({ runtimeId, refresh }) => this.attributesOf(runtimeId, refresh),
+      patterns: async ({ runtimeId }) => {
+        const node = session.node(runtimeId);
+        const [names, entries] = await Promise.all([node.supportedPatterns(), node.attributes()]);
+        const patterns: PatternInfo[] = names.map((name) => {
+          const definition = patternDefinition(name);
+          const wanted = new Set([...(definition?.required ?? []), ...(definition?.optional ?? [])]);
+          const attributes = entries
+            .filter((entry) => entry.namespace === 'control' && wanted.has(entry.name))
+            .map((entry) => ({
+              namespace: entry.namespace,
+              name: entry.name,
+              value: entry.value,
+              derived: entry.derived === true,
+            }));
+          const present = new Set(attributes.map((entry) => entry.name));
+          return {
+            name,
+            kind: definition?.kind ?? 'unknown',
+            attributes,
+            missing: (definition?.required ?? []).filter((attribute) => !present.has(attribute)),
+            actions: [...(definition?.actions ?? [])],
+          };
+        });
+        return { runtimeId, revision: node.revision, patterns };
+      },
+      action: async ({ runtimeId, expectedRevision, action, args }) => {
+        const node = session.node(runtimeId);
+        if (node.revision !== expectedRevision || node.isRemoved) {
+          // performAction refuses too; checking first keeps the pattern check below from hiding the staleness
+          await node.performAction({ action }, expectedRevision);
+        }
+        const supported = await node.supportedPatterns();
+        const owner = actionOwner(action);
+        if (!owner || !supported.includes(owner.name)) {
+          throw new InspectorError(
+            'unsupported',
+            `${node.describe()} has no pattern with the action "${action}" (patterns: ${supported.join(', ') || 'none'})`,
+            { runtimeId },
+          );
+        }
+        await node.performAction({ action, ...args }, expectedRevision);
+        return { node: session.summarize(node) };
+      },
+      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, queue }) => {
+        if (this.evaluations.has(id)) {
+          throw new InspectorError('invalid-input', `an evaluation with id "${id}" is already running`);
+        }
+        if (!queue) for (const controller of this.evaluations.values()) controller.abort();
+        const context = contextRuntimeId ? session.node(contextRuntimeId) : undefined;
+        const controller = new AbortController();
+        this.evaluations.set(id, controller);
+        try {
+          const { stats } = await session.xpath.evaluate(xpath, {
+            ...(context ? { context } : {}),
+            ...(timeoutMs ? { timeoutMs } : {}),
+            signal: controller.signal,
+            onItems: (items) => {
+              void Promise.all(items.map((item) => this.item(item))).then((converted) => {
+                if (!controller.signal.aborted) this.sendEvent({ type: 'evaluation.items', id, items: converted });
+              });
+            },
+          });
+          return { id, count: stats.results, ms: Math.round(stats.evalMs * 1000) / 1000, engine: stats.engine };
+        } finally {
+          this.evaluations.delete(id);
+        }
+      },
+      cancel: async ({ id }) => {
+        const controller = this.evaluations.get(id);
+        controller?.abort();
+        return { cancelled: controller !== undefined };
+      },
+      highlight: async ({ runtimeIds, rects, durationMs }) => {
+        const all: Rect[] = [...(rects ?? [])];
+        for (const runtimeId of runtimeIds ?? []) {
+          const bounds = await session.boundsOf(session.node(runtimeId));
+          if (bounds && bounds.width > 0 && bounds.height > 0) all.push(bounds);
+        }
+        const shown = await session.highlight(this, all, durationMs);
+        return { rects: all, shown };
+      },
+      'highlight.clear': async () => ({ cleared: await session.clearHighlight() }),
+      'pick.start': async ({ intervalMs }) => {
+        session.picker?.stop('another pick started');
+        const picker = new Picker(session, this, (event) => this.sendEvent(event), intervalMs);
+        picker.start();
+        session.picker = picker;
+        return { started: true };
+      },
+      'pick.select': async () => {
+        const picker = session.picker;
+        if (!picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
+        const node = picker.select();
+        return { node: node ? session.summarize(node) : null };
+      },
+      'pick.cycle': async ({ delta }) => {
+        const picker = session.picker;
+        if (!picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
+        return { depth: picker.cycle(delta) };
+      },
+      'pick.stop': async () => {
+        const picker = session.picker;
+        picker?.stop('stopped');
+        return { stopped: picker !== undefined };
+      },
+      locate: async () => {
+        throw new InspectorError(
+          'unsupported',
+          'locators are not available in this build yet (the locator library, shared/locators, is not wired in)',
+        );
+      },
+      export: async () => {
+        throw new InspectorError(
+          'unsupported',
+          'export is not available in this build yet (the locator library, shared/locators, is not wired in)',
+        );
+      },
+      snapshot: async ({ runtimeId, maxDepth, attrs }) => {
+        const root = runtimeId ? session.node(runtimeId) : runtime.desktop;
+        const tree = await collectSubtree(runtime, root, { attrs, includeRuntimeId: false, maxDepth });
+        return { xml: writeSnapshotXml([tree]), nodes: countNodes(tree) };
+      },
+      'settings.get': async () => ({ settings: session.getSettings() }),
+      'settings.set': async ({ values }) => ({ settings: session.setSettings(values) }),
+      status: async () => ({
+        apiVersion: API_VERSION,
+        platform: runtime.platform?.id ?? 'none',
+        unavailable: [...(runtime.platform?.unavailable ?? [])].map((entry) => ({ ...entry })),
+        providers: session.providerStatus(),
+        nodesFetched: runtime.nodesFetched,
+        accessibility: await session.accessibility(false),
+      }),
+      'accessibility.status': async () => session.accessibility(false),
+      'accessibility.enable': async () => {
+        const status = await session.accessibility(true);
+        this.session.emit({ type: 'provider.status', providers: session.providerStatus() });
+        return status;
+      },
+    };
+  }
+
+  /** Cancels this connection's evaluations, stops its picking, clears its highlight. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (const controller of this.evaluations.values()) controller.abort();
+    this.evaluations.clear();
+    if (this.session.picker?.belongsTo(this)) this.session.picker.stop('the connection closed');
+    this.closed = true;
+    this.unsubscribe();
+    await this.session.clearHighlight(this);
+  }
+}

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { InspectorSession } from '../../api/session.js';
+import { addRuntimeOptions } from '../../cli/options.js';
+import type { RuntimeCliOptions } from '../../cli/session.js';
+import { isLoopback, startBrowserHost } from './server.js';
+
+interface ServeOptions extends RuntimeCliOptions {
+  port: number;
+  host?: string;
+  open: boolean;
+  renderer?: string;
+  settingsFile?: string;
+}
+
+/** dist/renderer next to dist/main (this file is dist/main/hosts/browser/command.js). */
+export function defaultRendererDir(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../renderer');
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new InspectorError('usage', `--port must be a number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** Opens the address in the system browser when there is a display; never fails the host. */
+export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer.exe' : 'xdg-open';
+  if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return false;
+  try {
+    const child = spawn(command, [url], { detached: true, stdio: 'ignore', env });
+    child.on('error', () => undefined);
+    child.unref();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ServeHandle {
+  url: string;
+  stop(reason: string): Promise<void>;
+  stopped: Promise<void>;
+}
+
+/** Starts the session and the host; resolves once the address is printed. */
+export async function serve(options: ServeOptions): Promise<ServeHandle> {
+  if (options.host !== undefined && options.host.trim() === '') {
+    throw new InspectorError('usage', '--host needs an address, e.g. --host 0.0.0.0');
+  }
+  if (options.mockFile && !(options.provider ?? []).includes('mock')) {
+    options.provider = [...(options.provider ?? []), 'mock'];
+  }
+  const providers = options.provider ?? [];
+  const onlyMock = providers.length > 0 && providers.every((id) => id === 'mock');
+  const platform = options.platform ?? (onlyMock ? 'mock' : undefined);
+  const session = await InspectorSession.open({
+    runtime: {
+      providers,
+      providerOptions: {
+        ...(options.mockFile ? { mockFile: options.mockFile } : {}),
+        ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
+      },
+      ...(platform ? { platform } : {}),
+    },
+    ...(options.settingsFile ? { settingsFile: options.settingsFile } : {}),
+  });
+  let host;
+  try {
+    host = await startBrowserHost({
+      session,
+      port: options.port,
+      ...(options.host ? { host: options.host } : {}),
+      rendererDir: options.renderer ?? defaultRendererDir(),
+    });
+  } catch (error) {
+    await session.close();
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE')
+      throw new InspectorError('usage', `port ${options.port} is already in use; try --port 0`);
+    throw error;
+  }
+  process.stdout.write(`${host.url}\n`);
+  if (options.host && !isLoopback(options.host)) {
+    process.stderr.write(
+      `warning: listening on ${options.host}, reachable from other machines; anyone with the token can control this desktop\n`,
+    );
+  }
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: string) => {
+    stopping ??= (async () => {
+      process.stderr.write(`platynui-inspector: stopping (${reason})\n`);
+      await host.close();
+      await session.close();
+      resolveStopped();
+    })();
+    return stopping;
+  };
+  if (options.open) openBrowser(host.url);
+  return { url: host.url, stop, stopped };
+}
+
+export function registerServe(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('serve')
+      .description('serve the inspector to a web browser: the UI over HTTP, the API over a WebSocket at /api/ws')
+      .option('--port <n>', 'port to listen on; 0 picks a free one', parsePort, 0)
+      .option('--host <address>', 'address to listen on (default 127.0.0.1; anything else is reachable from outside)')
+      .option('--no-open', 'do not open the system browser')
+      .option('--renderer <dir>', 'directory with the built UI (default: dist/renderer)')
+      .option('--settings-file <file>', 'where settings persist (default: $XDG_CONFIG_HOME/platynui-inspector)'),
+  ).action(async (options: ServeOptions) => {
+    const handle = await serve(options);
+    const onSignal = (signal: NodeJS.Signals) => void handle.stop(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    await handle.stopped;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
+}

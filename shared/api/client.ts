@@ -1,0 +1,279 @@
+import type {
+  ApiError,
+  EvaluationItem,
+  EventType,
+  InspectorEvent,
+  MethodName,
+  ParamsInput,
+  RequestMessage,
+  Result,
+} from './schema.js';
+import { parseResult, parseServerMessage } from './schema.js';
+
+/**
+ * What carries messages between the renderer and a host: a WebSocket (browser host) or Electron IPC (preload).
+ * `send` receives a plain object; the transport serializes it as it needs. `onMessage` delivers what the host sent,
+ * as JSON text or as an already-parsed object.
+ */
+export interface Transport {
+  send(message: RequestMessage): void;
+  onMessage(callback: (message: unknown) => void): (() => void) | void;
+  /** Called when the connection is gone for good (optional). */
+  onClose?(callback: (reason: string) => void): (() => void) | void;
+  close?(): void;
+}
+
+/** A failed request: the host's error code, message and, for XPath, the position. */
+export class ApiRequestError extends Error {
+  readonly code: ApiError['code'];
+  readonly position: ApiError['position'];
+  readonly runtimeId: string | undefined;
+  readonly path: string | undefined;
+  constructor(readonly error: ApiError) {
+    super(error.message);
+    this.name = 'ApiRequestError';
+    this.code = error.code;
+    this.position = error.position;
+    this.runtimeId = error.runtimeId;
+    this.path = error.path;
+  }
+}
+
+export type EventOf<T extends EventType> = Extract<InspectorEvent, { type: T }>;
+
+export interface EvaluationHandle {
+  readonly id: string;
+  /** Resolves with the summary after every item was delivered; rejects with an ApiRequestError (position set). */
+  readonly done: Promise<Result<'evaluate'>>;
+  cancel(): Promise<void>;
+}
+
+export interface EvaluateOptions {
+  contextRuntimeId?: string;
+  timeoutMs?: number;
+  /** Wait behind the connection's running evaluation instead of cancelling it. */
+  queue?: boolean;
+  /** Items as they stream in. */
+  onItems?: (items: EvaluationItem[]) => void;
+}
+
+interface Pending {
+  method: MethodName;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** The typed client the renderer uses, over any Transport. */
+export class InspectorClient {
+  private nextId = 1;
+  private nextEvaluation = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, Set<(event: InspectorEvent) => void>>();
+  private readonly itemListeners = new Map<string, (items: EvaluationItem[]) => void>();
+  private closedReason: string | undefined;
+  private readonly detach: Array<() => void> = [];
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly options: { requestTimeoutMs?: number; onProtocolError?: (message: string) => void } = {},
+  ) {
+    const off = transport.onMessage((message) => this.receive(message));
+    if (off) this.detach.push(off);
+    const offClose = transport.onClose?.((reason) => this.failAll(reason));
+    if (offClose) this.detach.push(offClose);
+  }
+
+  /** Sends one request and resolves with its validated result. */
+  request<M extends MethodName>(method: M, params?: ParamsInput<M>): Promise<Result<M>> {
+    if (this.closedReason !== undefined) {
+      return Promise.reject(
+        new ApiRequestError({ code: 'internal', message: `connection closed: ${this.closedReason}` }),
+      );
+    }
+    const id = this.nextId++;
+    return new Promise<Result<M>>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = () => {
+        if (timer) clearTimeout(timer);
+        this.pending.delete(id);
+      };
+      this.pending.set(id, {
+        method,
+        resolve: (value) => {
+          settle();
+          resolve(value as Result<M>);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      if (this.options.requestTimeoutMs && method !== 'evaluate') {
+        timer = setTimeout(
+          () =>
+            this.pending.get(id)?.reject(
+              new ApiRequestError({
+                code: 'timeout',
+                message: `${method} got no answer within ${this.options.requestTimeoutMs} ms`,
+              }),
+            ),
+          this.options.requestTimeoutMs,
+        );
+      }
+      try {
+        this.transport.send({ kind: 'request', id, method, params: params ?? {} });
+      } catch (error) {
+        this.pending.get(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  /** Subscribes to one event type; returns the unsubscribe function. */
+  on<T extends EventType>(type: T, listener: (event: EventOf<T>) => void): () => void {
+    let set = this.listeners.get(type);
+    if (!set) this.listeners.set(type, (set = new Set()));
+    const wrapped = listener as (event: InspectorEvent) => void;
+    set.add(wrapped);
+    return () => set.delete(wrapped);
+  }
+
+  /** Subscribes to every event. */
+  onAny(listener: (event: InspectorEvent) => void): () => void {
+    return this.on('*' as EventType, listener as (event: EventOf<EventType>) => void);
+  }
+
+  desktop = () => this.request('desktop');
+  node = (runtimeId: string) => this.request('node', { runtimeId });
+  children = (runtimeId: string, range: { offset?: number; limit?: number; refresh?: boolean } = {}) =>
+    this.request('children', { runtimeId, ...range });
+  ancestors = (runtimeId: string) => this.request('ancestors', { runtimeId });
+  attributes = (runtimeId: string, options: { refresh?: boolean } = {}) =>
+    this.request('attributes', { runtimeId, ...options });
+  patterns = (runtimeId: string) => this.request('patterns', { runtimeId });
+  action = (
+    runtimeId: string,
+    expectedRevision: number,
+    action: string,
+    args: { value?: string | number; x?: number; y?: number; width?: number; height?: number } = {},
+  ) => this.request('action', { runtimeId, expectedRevision, action, args });
+  highlight = (target: { runtimeIds?: string[]; rects?: ParamsInput<'highlight'>['rects']; durationMs?: number }) =>
+    this.request('highlight', target);
+  clearHighlight = () => this.request('highlight.clear');
+  startPick = (intervalMs?: number) => this.request('pick.start', intervalMs ? { intervalMs } : {});
+  selectPick = () => this.request('pick.select');
+  cyclePick = (delta: number) => this.request('pick.cycle', { delta });
+  stopPick = () => this.request('pick.stop');
+  locate = (runtimeId: string, limit?: number) => this.request('locate', { runtimeId, ...(limit ? { limit } : {}) });
+  exportCode = (runtimeId: string, format: string, xpath?: string) =>
+    this.request('export', { runtimeId, format, ...(xpath ? { xpath } : {}) });
+  snapshot = (options: ParamsInput<'snapshot'> = {}) => this.request('snapshot', options);
+  getSettings = () => this.request('settings.get');
+  setSettings = (values: ParamsInput<'settings.set'>['values']) => this.request('settings.set', { values });
+  status = () => this.request('status');
+  accessibilityStatus = () => this.request('accessibility.status');
+  enableAccessibility = () => this.request('accessibility.enable');
+  cancel = (id: string) => this.request('cancel', { id });
+
+  /** Starts an evaluation; items stream to `onItems` before `done` resolves. */
+  evaluate(xpath: string, options: EvaluateOptions = {}): EvaluationHandle {
+    const id = `e${this.nextEvaluation++}`;
+    if (options.onItems) this.itemListeners.set(id, options.onItems);
+    const done = this.request('evaluate', {
+      id,
+      xpath,
+      ...(options.contextRuntimeId ? { contextRuntimeId: options.contextRuntimeId } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.queue ? { queue: true } : {}),
+    }).finally(() => this.itemListeners.delete(id));
+    return {
+      id,
+      done,
+      cancel: async () => {
+        await this.cancel(id);
+      },
+    };
+  }
+
+  close(): void {
+    this.failAll('closed by the client');
+    for (const off of this.detach.splice(0)) off();
+    this.transport.close?.();
+  }
+
+  private failAll(reason: string): void {
+    this.closedReason ??= reason;
+    for (const pending of [...this.pending.values()]) {
+      pending.reject(new ApiRequestError({ code: 'internal', message: `connection closed: ${reason}` }));
+    }
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseServerMessage(raw);
+    if (!parsed.ok) {
+      this.options.onProtocolError?.(parsed.error);
+      return;
+    }
+    const message = parsed.message;
+    if (message.kind === 'event') {
+      const event = message.event;
+      if (event.type === 'evaluation.items') this.itemListeners.get(event.id)?.(event.items);
+      for (const key of [event.type, '*']) {
+        for (const listener of [...(this.listeners.get(key) ?? [])]) {
+          try {
+            listener(event);
+          } catch (error) {
+            this.options.onProtocolError?.(`event listener failed: ${String(error)}`);
+          }
+        }
+      }
+      return;
+    }
+    if (message.id === null) {
+      this.options.onProtocolError?.(message.ok ? 'response without id' : message.error.message);
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    if (!message.ok) {
+      pending.reject(new ApiRequestError(message.error));
+      return;
+    }
+    const result = parseResult(pending.method, message.result);
+    if (result.ok) pending.resolve(result.value);
+    else pending.reject(new ApiRequestError({ code: 'internal', message: result.error }));
+  }
+}
+
+/** A Transport over a browser (or `ws`) WebSocket. Messages sent before it opens are queued. */
+export function webSocketTransport(socket: {
+  readyState: number;
+  send(data: string): void;
+  close(): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'open' | 'close', listener: (event: unknown) => void): void;
+  removeEventListener(type: string, listener: (event: never) => void): void;
+}): Transport {
+  const queue: string[] = [];
+  socket.addEventListener('open', () => {
+    for (const text of queue.splice(0)) socket.send(text);
+  });
+  return {
+    send(message) {
+      const text = JSON.stringify(message);
+      if (socket.readyState === 0) queue.push(text);
+      else if (socket.readyState === 1) socket.send(text);
+      else throw new ApiRequestError({ code: 'internal', message: 'connection closed' });
+    },
+    onMessage(callback) {
+      const listener = (event: { data: unknown }) => callback(typeof event.data === 'string' ? event.data : '');
+      socket.addEventListener('message', listener);
+      return () => socket.removeEventListener('message', listener);
+    },
+    onClose(callback) {
+      const listener = () => callback('the connection to the host closed');
+      socket.addEventListener('close', listener);
+      return () => socket.removeEventListener('close', listener);
+    },
+    close: () => socket.close(),
+  };
+}

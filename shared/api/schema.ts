@@ -1,0 +1,434 @@
+import { z } from 'zod';
+import type { UiValue } from '../model/values.js';
+
+/**
+ * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
+ * carries them (a WebSocket for the browser host, Electron IPC for the shell). Every message is validated with these
+ * schemas where it crosses a boundary; a malformed one gets an error reply, never a crash.
+ *
+ * Wire format (JSON):
+ *   client -> host  { kind: 'request', id, method, params }
+ *   host -> client  { kind: 'response', id, ok: true, result } | { kind: 'response', id, ok: false, error }
+ *   host -> client  { kind: 'event', event: { type, ... } }
+ */
+
+export const API_VERSION = 1;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Values
+
+export const NamespaceSchema = z.enum(['control', 'item', 'app', 'native']);
+
+const finite = z.number().refine((value) => Number.isFinite(value), 'must be a finite number');
+export const RectSchema = z.strictObject({ x: finite, y: finite, width: finite, height: finite });
+export const PointSchema = z.strictObject({ x: finite, y: finite });
+export const SizeSchema = z.strictObject({ width: finite, height: finite });
+
+export const UiValueSchema: z.ZodType<UiValue> = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('String'), value: z.string() }),
+    z.strictObject({ type: z.literal('Bool'), value: z.boolean() }),
+    z.strictObject({ type: z.literal('Integer'), value: z.number().int() }),
+    z.strictObject({ type: z.literal('Number'), value: z.number() }),
+    z.strictObject({ type: z.literal('Null') }),
+    z.strictObject({ type: z.literal('Rect'), value: RectSchema }),
+    z.strictObject({ type: z.literal('Point'), value: PointSchema }),
+    z.strictObject({ type: z.literal('Size'), value: SizeSchema }),
+    z.strictObject({ type: z.literal('Array'), value: z.array(UiValueSchema) }),
+    z.strictObject({ type: z.literal('Object'), value: z.record(z.string(), UiValueSchema) }),
+  ]),
+);
+
+export const ErrorCodeSchema = z.enum([
+  'usage',
+  'xpath-syntax',
+  'xpath-type',
+  'xpath-evaluation',
+  'provider-unavailable',
+  'accessibility-disabled',
+  'timeout',
+  'cancelled',
+  'stale-node',
+  'not-responding',
+  'unsupported',
+  'action-failed',
+  'invalid-input',
+  'internal',
+]);
+
+export const ErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  position: z.object({ line: z.number(), column: z.number(), offset: z.number() }).optional(),
+  runtimeId: z.string().optional(),
+  /** For `invalid-input`: where in the message the problem is (`params.limit`). */
+  path: z.string().optional(),
+});
+export type ApiError = z.infer<typeof ErrorSchema>;
+
+const runtimeId = z.string().min(1).max(4096);
+
+/** A node as the tree shows it. `revision` is what pattern actions send back as `expectedRevision`. */
+export const NodeSummarySchema = z.object({
+  runtimeId: z.string(),
+  namespace: NamespaceSchema,
+  role: z.string(),
+  name: z.string(),
+  id: z.string().optional(),
+  revision: z.number().int(),
+  /** Number of structural children when the host already knows them; absent when not fetched yet. */
+  childCount: z.number().int().nonnegative().optional(),
+  /** Hint for the expander: false only when the node is known to be childless. */
+  hasChildren: z.boolean(),
+  /** True when the node no longer exists (it was removed or the tree was rebuilt). */
+  stale: z.boolean(),
+  technology: z.string(),
+});
+export type NodeSummary = z.infer<typeof NodeSummarySchema>;
+
+export const AttributeSchema = z.object({
+  namespace: NamespaceSchema,
+  name: z.string(),
+  value: UiValueSchema,
+  /** Aliases the runtime derives from a structured value (Bounds.X ...). */
+  derived: z.boolean(),
+});
+export type ApiAttribute = z.infer<typeof AttributeSchema>;
+
+export const PatternInfoSchema = z.object({
+  name: z.string(),
+  kind: z.enum(['client', 'runtime', 'unknown']),
+  /** The pattern's attributes the node has (required and optional ones), with their values. */
+  attributes: z.array(AttributeSchema),
+  /** The attributes the catalog requires but the node lacks (a provider bug worth showing). */
+  missing: z.array(z.string()),
+  actions: z.array(z.string()),
+});
+export type PatternInfo = z.infer<typeof PatternInfoSchema>;
+
+export const EvaluationItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('node'), node: NodeSummarySchema }),
+  z.object({
+    type: z.literal('attribute'),
+    owner: NodeSummarySchema,
+    namespace: NamespaceSchema,
+    name: z.string(),
+    value: UiValueSchema,
+  }),
+  z.object({ type: z.literal('value'), value: UiValueSchema }),
+]);
+export type EvaluationItem = z.infer<typeof EvaluationItemSchema>;
+
+export const MonitorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  bounds: RectSchema,
+  isPrimary: z.boolean(),
+  scale: z.number(),
+});
+
+export const ProviderStatusSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  technology: z.string(),
+  state: z.enum(['ready', 'degraded', 'unavailable']),
+  message: z.string().optional(),
+});
+export type ProviderStatusInfo = z.infer<typeof ProviderStatusSchema>;
+
+export const AccessibilityStatusSchema = z.object({
+  /** False only when the platform has an accessibility switch (AT-SPI) and it is off. */
+  enabled: z.boolean(),
+  /** Whether `accessibility.enable` can switch it on here. */
+  canEnable: z.boolean(),
+  busAddress: z.string().optional(),
+  message: z.string(),
+});
+export type AccessibilityStatusInfo = z.infer<typeof AccessibilityStatusSchema>;
+
+const JsonSchema: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonSchema), z.record(z.string(), JsonSchema)]),
+);
+export const SettingsSchema = z.record(z.string().max(200), JsonSchema);
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const LocatorSchema = z.object({
+  xpath: z.string(),
+  /** Higher is better; the locator library decides the scale. */
+  score: z.number(),
+  unique: z.boolean().optional(),
+  description: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Methods: params and results
+
+const empty = z.strictObject({});
+const nodeRef = z.strictObject({ runtimeId });
+const ActionArgsSchema = z.strictObject({
+  value: z.union([z.string().max(1_000_000), finite]).optional(),
+  x: finite.optional(),
+  y: finite.optional(),
+  width: finite.optional(),
+  height: finite.optional(),
+});
+
+export const methods = {
+  /** The root of everything, with what the host knows about the screen. */
+  desktop: {
+    params: empty,
+    result: z.object({
+      node: NodeSummarySchema,
+      technology: z.string(),
+      osVersion: z.string(),
+      bounds: RectSchema,
+      monitors: z.array(MonitorSchema),
+    }),
+  },
+  /** One node's summary (fresh: name and revision as they are now). */
+  node: { params: nodeRef, result: NodeSummarySchema },
+  /** Structural children of a node in a range; `total` is the number of children. */
+  children: {
+    params: z.strictObject({
+      runtimeId,
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().positive().max(10_000).default(500),
+      /** Drop cached children first and read them again. */
+      refresh: z.boolean().default(false),
+    }),
+    result: z.object({
+      runtimeId: z.string(),
+      revision: z.number().int(),
+      total: z.number().int().nonnegative(),
+      offset: z.number().int().nonnegative(),
+      nodes: z.array(NodeSummarySchema),
+    }),
+  },
+  /** The chain from the desktop down to the node's parent (to reveal a node in the tree). */
+  ancestors: { params: nodeRef, result: z.object({ nodes: z.array(NodeSummarySchema) }) },
+  /** Every attribute with its typed value; secret values are never present. */
+  attributes: {
+    params: z.strictObject({ runtimeId, refresh: z.boolean().default(false) }),
+    result: z.object({ runtimeId: z.string(), revision: z.number().int(), attributes: z.array(AttributeSchema) }),
+  },
+  patterns: {
+    params: nodeRef,
+    result: z.object({ runtimeId: z.string(), revision: z.number().int(), patterns: z.array(PatternInfoSchema) }),
+  },
+  /** Runs a pattern action; refused with `stale-node` when the node changed since `expectedRevision`. */
+  action: {
+    params: z.strictObject({
+      runtimeId,
+      expectedRevision: z.number().int(),
+      action: z.string().min(1).max(100),
+      args: ActionArgsSchema.default({}),
+    }),
+    result: z.object({ node: NodeSummarySchema }),
+  },
+  /**
+   * Evaluates XPath 3.1; results stream as `evaluation.items` events carrying the same id, then the response
+   * carries the summary. A new evaluation on the same connection cancels the previous one unless `queue` is set.
+   */
+  evaluate: {
+    params: z.strictObject({
+      id: z.string().min(1).max(200),
+      xpath: z.string().max(100_000),
+      contextRuntimeId: runtimeId.optional(),
+      timeoutMs: z.number().int().positive().max(600_000).optional(),
+      queue: z.boolean().default(false),
+    }),
+    result: z.object({ id: z.string(), count: z.number().int(), ms: z.number(), engine: z.string() }),
+  },
+  cancel: { params: z.strictObject({ id: z.string().min(1).max(200) }), result: z.object({ cancelled: z.boolean() }) },
+  /** Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. */
+  highlight: {
+    params: z.strictObject({
+      runtimeIds: z.array(runtimeId).max(10_000).optional(),
+      rects: z.array(RectSchema).max(10_000).optional(),
+      durationMs: z.number().int().positive().max(3_600_000).optional(),
+    }),
+    result: z.object({ rects: z.array(RectSchema), shown: z.boolean() }),
+  },
+  'highlight.clear': { params: empty, result: z.object({ cleared: z.boolean() }) },
+  /** Follows the pointer: `pick.hover` events until `pick.stop`, `pick.select` or a `pick.selected`. */
+  'pick.start': {
+    params: z.strictObject({ intervalMs: z.number().int().min(10).max(2000).default(60) }),
+    result: z.object({ started: z.boolean() }),
+  },
+  /** Selects what the pointer is over now (the shortcut), emits `pick.selected` and stops picking. */
+  'pick.select': { params: empty, result: z.object({ node: NodeSummarySchema.nullable() }) },
+  /** Moves along the stack of elements at the pointer: +1 deeper, -1 towards the window. */
+  'pick.cycle': { params: z.strictObject({ delta: z.number().int() }), result: z.object({ depth: z.number().int() }) },
+  'pick.stop': { params: empty, result: z.object({ stopped: z.boolean() }) },
+  /** Ranked locators for a node (the locator library). */
+  locate: {
+    params: z.strictObject({ runtimeId, limit: z.number().int().positive().max(100).default(10) }),
+    result: z.object({ locators: z.array(LocatorSchema) }),
+  },
+  /** Code for a locator in a target language or framework. */
+  export: {
+    params: z.strictObject({ runtimeId, format: z.string().min(1).max(100), xpath: z.string().optional() }),
+    result: z.object({ format: z.string(), code: z.string() }),
+  },
+  /** The subtree as snapshot XML (the `snapshot` command's format). */
+  snapshot: {
+    params: z.strictObject({
+      runtimeId: runtimeId.optional(),
+      maxDepth: z.number().int().nonnegative().optional(),
+      attrs: z.enum(['none', 'default', 'all']).default('default'),
+    }),
+    result: z.object({ xml: z.string(), nodes: z.number().int() }),
+  },
+  'settings.get': { params: empty, result: z.object({ settings: SettingsSchema }) },
+  /** Merges the values into the settings (null removes a key) and persists them. */
+  'settings.set': {
+    params: z.strictObject({ values: SettingsSchema }),
+    result: z.object({ settings: SettingsSchema }),
+  },
+  /** Providers, platform and what is unavailable. */
+  status: {
+    params: empty,
+    result: z.object({
+      apiVersion: z.number().int(),
+      platform: z.string(),
+      unavailable: z.array(z.object({ device: z.string(), reason: z.string() })),
+      providers: z.array(ProviderStatusSchema),
+      nodesFetched: z.number().int(),
+      accessibility: AccessibilityStatusSchema,
+    }),
+  },
+  'accessibility.status': { params: empty, result: AccessibilityStatusSchema },
+  'accessibility.enable': { params: empty, result: AccessibilityStatusSchema },
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type ParamsInput<M extends MethodName> = z.input<Methods[M]['params']>;
+export type Params<M extends MethodName> = z.output<Methods[M]['params']>;
+export type Result<M extends MethodName> = z.output<Methods[M]['result']>;
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Events
+
+export const TreeChangeSchema = z.object({
+  kind: z.enum(['NodeAdded', 'NodeUpdated', 'NodeRemoved', 'TreeInvalidated']),
+  runtimeId: z.string().optional(),
+  parentRuntimeId: z.string().optional(),
+  providerId: z.string(),
+});
+export type TreeChange = z.infer<typeof TreeChangeSchema>;
+
+export const EventSchema = z.discriminatedUnion('type', [
+  /** Provider changes, coalesced (at most one event every ~50 ms). */
+  z.object({ type: z.literal('tree.changed'), changes: z.array(TreeChangeSchema), overflow: z.boolean() }),
+  z.object({
+    type: z.literal('pick.hover'),
+    node: NodeSummarySchema.nullable(),
+    bounds: RectSchema.optional(),
+    point: PointSchema,
+    /** Depth in the stack of elements at the point (0 = deepest). */
+    depth: z.number().int(),
+    stackSize: z.number().int(),
+  }),
+  z.object({ type: z.literal('pick.selected'), node: NodeSummarySchema }),
+  z.object({ type: z.literal('pick.stopped'), reason: z.string() }),
+  z.object({ type: z.literal('evaluation.items'), id: z.string(), items: z.array(EvaluationItemSchema) }),
+  z.object({ type: z.literal('provider.status'), providers: z.array(ProviderStatusSchema) }),
+]);
+export type InspectorEvent = z.infer<typeof EventSchema>;
+export type EventType = InspectorEvent['type'];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Envelopes
+
+export const RequestEnvelopeSchema = z.strictObject({
+  kind: z.literal('request'),
+  id: z.number().int().nonnegative(),
+  method: z.string(),
+  params: z.unknown().optional(),
+});
+
+export const ResponseEnvelopeSchema = z.union([
+  z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ kind: z.literal('response'), id: z.number().int().nullable(), ok: z.literal(false), error: ErrorSchema }),
+]);
+export const EventEnvelopeSchema = z.object({ kind: z.literal('event'), event: EventSchema });
+
+export type RequestMessage = { kind: 'request'; id: number; method: MethodName; params: unknown };
+export type ResponseMessage =
+  | { kind: 'response'; id: number | null; ok: true; result: unknown }
+  | { kind: 'response'; id: number | null; ok: false; error: ApiError };
+export type EventMessage = { kind: 'event'; event: InspectorEvent };
+export type ServerMessage = ResponseMessage | EventMessage;
+
+/** Largest message (characters of JSON) either side accepts. */
+export const MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
+
+function describeIssues(error: z.ZodError, prefix: string): { message: string; path: string } {
+  const issue = error.issues[0];
+  const path = [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
+  return { message: `${path || 'message'}: ${issue?.message ?? 'invalid'}`, path };
+}
+
+export type ParsedRequest =
+  { ok: true; id: number; method: MethodName; params: unknown } | { ok: false; id: number | null; error: ApiError };
+
+/** Validates a raw request (text or already-parsed JSON): envelope, method name, then the method's params. */
+export function parseRequest(raw: unknown): ParsedRequest {
+  let data = raw;
+  if (typeof raw === 'string') {
+    if (raw.length > MAX_MESSAGE_CHARS) {
+      return { ok: false, id: null, error: { code: 'invalid-input', message: 'message too large' } };
+    }
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      return { ok: false, id: null, error: { code: 'invalid-input', message: 'message is not valid JSON' } };
+    }
+  }
+  const envelope = RequestEnvelopeSchema.safeParse(data);
+  if (!envelope.success) {
+    const candidate = (data as { id?: unknown } | null)?.id;
+    const id = typeof candidate === 'number' && Number.isInteger(candidate) && candidate >= 0 ? candidate : null;
+    const { message, path } = describeIssues(envelope.error, '');
+    return { ok: false, id, error: { code: 'invalid-input', message: `malformed request: ${message}`, path } };
+  }
+  const { id, method } = envelope.data;
+  if (!Object.hasOwn(methods, method)) {
+    return { ok: false, id, error: { code: 'invalid-input', message: `unknown method "${method}"`, path: 'method' } };
+  }
+  const name = method as MethodName;
+  const params = methods[name].params.safeParse(envelope.data.params ?? {});
+  if (!params.success) {
+    const { message, path } = describeIssues(params.error, 'params');
+    return { ok: false, id, error: { code: 'invalid-input', message: `${name}: ${message}`, path } };
+  }
+  return { ok: true, id, method: name, params: params.data };
+}
+
+/** Validates a message from the host (the client side of the boundary). */
+export function parseServerMessage(raw: unknown): { ok: true; message: ServerMessage } | { ok: false; error: string } {
+  let data = raw;
+  if (typeof raw === 'string') {
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      return { ok: false, error: 'message is not valid JSON' };
+    }
+  }
+  const kind = (data as { kind?: unknown } | null)?.kind;
+  const schema = kind === 'event' ? EventEnvelopeSchema : ResponseEnvelopeSchema;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error, '').message };
+  return { ok: true, message: parsed.data as ServerMessage };
+}
+
+export function parseResult<M extends MethodName>(
+  method: M,
+  result: unknown,
+): { ok: true; value: Result<M> } | { ok: false; error: string } {
+  const parsed = methods[method].result.safeParse(result);
+  if (!parsed.success) return { ok: false, error: `${method} result: ${describeIssues(parsed.error, '').message}` };
+  return { ok: true, value: parsed.data as Result<M> };
+}
