@@ -14,6 +14,7 @@ import { actionOwner, patternDefinition } from '../../shared/model/patterns.js';
 import type { Rect } from '../../shared/model/values.js';
 import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
 import { collectSubtree, type CollectedNode } from '../cli/serialize.js';
+import type { RuntimeNode } from '../runtime/node.js';
 import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
 import { InspectorSession, Picker } from './session.js';
 
@@ -131,7 +132,16 @@ export class InspectorDispatcher {
       },
       ancestors: async ({ runtimeId }) => {
         const node = session.node(runtimeId);
-        return { nodes: runtime.ancestors(node).map((ancestor) => session.summarize(ancestor)) };
+        const chain = runtime.ancestors(node);
+        // The tree shows windows below their application (the grouped view); put the application back in the path.
+        const top = chain.length > 1 ? chain[1] : chain.length === 1 ? node : undefined;
+        if (top && top.namespace !== 'app' && chain[0] === runtime.desktop) {
+          const apps = (await runtime.desktop.children()).filter((child) => child.namespace === 'app');
+          const windows = await Promise.all(apps.map((app) => app.children().catch((): readonly RuntimeNode[] => [])));
+          const owner = apps.find((_app, index) => windows[index]!.some((child) => child.runtimeId === top.runtimeId));
+          if (owner) chain.splice(1, 0, owner);
+        }
+        return { nodes: chain.map((ancestor) => session.summarize(ancestor)) };
       },
       attributes: async ({ runtimeId, refresh }) => this.attributesOf(runtimeId, refresh),
       patterns: async ({ runtimeId }) => {

@@ -249,9 +249,7 @@ export function webSocketTransport(socket: {
   readyState: number;
   send(data: string): void;
   close(): void;
-  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
-  addEventListener(type: 'open' | 'close', listener: (event: unknown) => void): void;
-  removeEventListener(type: string, listener: (event: never) => void): void;
+  addEventListener(type: 'message' | 'open' | 'close', listener: (event: unknown) => void): void;
 }): Transport {
   const queue: string[] = [];
   socket.addEventListener('open', () => {
@@ -265,14 +263,23 @@ export function webSocketTransport(socket: {
       else throw new ApiRequestError({ code: 'internal', message: 'connection closed' });
     },
     onMessage(callback) {
-      const listener = (event: { data: unknown }) => callback(typeof event.data === 'string' ? event.data : '');
-      socket.addEventListener('message', listener);
-      return () => socket.removeEventListener('message', listener);
+      let active = true;
+      socket.addEventListener('message', (event) => {
+        const data = (event as { data?: unknown }).data;
+        if (active) callback(typeof data === 'string' ? data : '');
+      });
+      return () => {
+        active = false;
+      };
     },
     onClose(callback) {
-      const listener = () => callback('the connection to the host closed');
-      socket.addEventListener('close', listener);
-      return () => socket.removeEventListener('close', listener);
+      let active = true;
+      socket.addEventListener('close', () => {
+        if (active) callback('the connection to the host closed');
+      });
+      return () => {
+        active = false;
+      };
     },
     close: () => socket.close(),
   };

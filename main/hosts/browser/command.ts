@@ -85,12 +85,12 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       throw new InspectorError('usage', `port ${options.port} is already in use; try --port 0`);
     throw error;
   }
-  process.stdout.write(`${host.url}\n`);
   if (options.host && !isLoopback(options.host)) {
     process.stderr.write(
       `warning: listening on ${options.host}, reachable from other machines; anyone with the token can control this desktop\n`,
     );
   }
+  process.stdout.write(`${host.url}\n`);
   let resolveStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let stopping: Promise<void> | undefined;

@@ -3,6 +3,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -128,6 +129,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     };
     for (const name of ['127.0.0.1', 'localhost', '[::1]']) add(name);
     if (bindHost !== '0.0.0.0' && bindHost !== '::') add(isIP(bindHost) === 6 ? `[${bindHost}]` : bindHost);
+    else {
+      // a wildcard bind answers on every interface: accept this machine's own addresses and name, nothing else
+      for (const entries of Object.values(networkInterfaces())) {
+        for (const entry of entries ?? []) add(entry.family === 'IPv6' ? `[${entry.address}]` : entry.address);
+      }
+      add(hostname());
+    }
     return names;
   };
 
