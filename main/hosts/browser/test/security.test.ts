@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { networkInterfaces } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +73,8 @@ let token: string;
 let host: string;
 
 before(async () => {
-  served = await serve();
+  // an empty renderer directory: the placeholder page is served
+  served = await serve('--renderer', mkdtempSync(path.join(tmpdir(), 'platynui-renderer-')));
   token = served.url.searchParams.get('token')!;
   host = served.url.host;
   base = `http://${host}`;
