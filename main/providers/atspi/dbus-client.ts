@@ -1,6 +1,7 @@
 import dbusNext from 'dbus-next';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { toDbusNextAddress } from './bus-address.js';
+import { marshalMethodCall } from './fast-marshal.js';
 
 /**
  * A thin, fast layer over dbus-next: low-level `bus.call` with hard-coded signatures (no introspection), a timeout on
@@ -56,18 +57,25 @@ interface InFlight {
   timeoutMs: number;
   sentAt: number;
   deadline: number;
+  long: boolean;
 }
 
 interface BusInternals {
   _methodReturnHandlers: Record<number, (reply: DbusMessage) => void>;
-  _connection: { message(msg: DbusMessage): void; stream?: { cork?(): void; uncork(): void } };
+  _connection: {
+    message(msg: DbusMessage): void;
+    stream?: { cork?(): void; uncork(): void; write?(data: Buffer): void; writable?: boolean };
+  };
 }
 
 /** How often pending calls are checked against their deadlines. */
 const SWEEP_INTERVAL_MS = 50;
+const SLOW_MARSHAL = process.env.PLATYNUI_ATSPI_SLOW_MARSHAL === '1';
 
 interface DestinationState {
   inFlight: number;
+  /** Calls in flight with a longer timeout than the default (bulk calls): calls behind them wait for them. */
+  longCalls: number;
   queue: Pending[];
   hungUntil: number;
 }
@@ -280,7 +288,7 @@ export class DbusClient {
   private stateOf(destination: string): DestinationState {
     let state = this.destinations.get(destination);
     if (!state) {
-      state = { inFlight: 0, queue: [], hungUntil: 0 };
+      state = { inFlight: 0, longCalls: 0, queue: [], hungUntil: 0 };
       this.destinations.set(destination, state);
     }
     return state;
@@ -317,18 +325,12 @@ export class DbusClient {
   private send(destination: string, state: DestinationState, pending: Pending): void {
     const { spec } = pending;
     const timeoutMs = spec.timeoutMs ?? this.callTimeoutMs;
-    const message = new Message({
-      destination: spec.destination,
-      path: spec.path,
-      interface: spec.interface,
-      member: spec.member,
-      ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
-    });
     const serial = this.bus.newSerial();
-    message.serial = serial;
     state.inFlight++;
     this.callCount++;
     const now = Date.now();
+    const long = timeoutMs > this.callTimeoutMs;
+    if (long) state.longCalls++;
     const inFlight: InFlight = {
       destination,
       state,
@@ -336,6 +338,7 @@ export class DbusClient {
       timeoutMs,
       sentAt: now,
       deadline: now + timeoutMs,
+      long,
     };
     this.inFlight.set(serial, inFlight);
     this.ensureSweep();
@@ -344,6 +347,7 @@ export class DbusClient {
       this.lastHeard.set(destination, Date.now());
       if (!this.inFlight.delete(serial)) return;
       state.inFlight--;
+      if (long) state.longCalls--;
       if (reply.type === dbusNext.MessageType.ERROR) {
         const error = new dbusNext.DBusError(reply.errorName, String(reply.body?.[0] ?? ''), reply);
         pending.reject(toCallError(spec, error));
@@ -355,11 +359,26 @@ export class DbusClient {
     };
     try {
       this.corkForThisTick();
-      this.internals._connection.message(message);
+      const connection = this.internals._connection;
+      const wire = connection.stream?.write && !SLOW_MARSHAL ? marshalMethodCall({ serial, ...spec }) : undefined;
+      if (wire) {
+        (connection.stream as { write(data: Buffer): void }).write(wire);
+      } else {
+        const message = new Message({
+          destination: spec.destination,
+          path: spec.path,
+          interface: spec.interface,
+          member: spec.member,
+          ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
+        });
+        message.serial = serial;
+        connection.message(message);
+      }
     } catch (error) {
       delete this.internals._methodReturnHandlers[serial];
       this.inFlight.delete(serial);
       state.inFlight--;
+      if (long) state.longCalls--;
       pending.reject(toCallError(spec, error));
     }
   }
@@ -378,8 +397,10 @@ export class DbusClient {
     for (const [serial, call] of this.inFlight) {
       if (call.deadline > now) continue;
       const heard = this.lastHeard.get(call.destination) ?? 0;
-      if (now - heard < call.timeoutMs && now - call.sentAt < call.timeoutMs * BUSY_EXTENSION_FACTOR) {
-        // Busy, not hung: it answered something else within the last timeout period.
+      // Busy, not hung: it answered something else within the last timeout period, or it is still working on a
+      // bulk call of ours (within that call's own timeout) that this one waits behind.
+      const busy = now - heard < call.timeoutMs || (!call.long && call.state.longCalls > 0);
+      if (busy && now - call.sentAt < call.timeoutMs * BUSY_EXTENSION_FACTOR) {
         call.deadline = now + call.timeoutMs;
         continue;
       }
@@ -387,6 +408,7 @@ export class DbusClient {
       delete this.internals._methodReturnHandlers[serial];
       this.inFlight.delete(serial);
       call.state.inFlight--;
+      if (call.long) call.state.longCalls--;
       call.state.hungUntil = now + HUNG_BACKOFF_MS;
       call.pending.reject(this.notResponding(call.pending.spec, call.timeoutMs));
       // Everything queued behind a hung call would time out too: pump fails it now.
