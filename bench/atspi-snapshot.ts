@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { STATE_ATTRIBUTE_NAMES } from '../shared/model/attributes.js';
-import type { UiValue } from '../shared/model/values.js';
 import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import { projectRoot } from '../e2e/support/paths.js';
@@ -27,22 +26,41 @@ interface SnapshotNode {
 
 let nodeCount = 0;
 
-async function snapshot(node: ProviderNode, withBounds: boolean): Promise<SnapshotNode> {
-  nodeCount++;
-  const [attributes, children] = await Promise.all([node.attributes(), node.children()]);
-  const states: { [name: string]: unknown } = {};
-  const reads: Array<Promise<void>> = [];
-  let bounds: UiValue | undefined;
-  for (const attribute of attributes) {
-    if (attribute.namespace !== 'control') continue;
-    if (STATE_ATTRIBUTE_NAMES.includes(attribute.name)) {
-      reads.push(attribute.read().then((value) => void (states[attribute.name] = value)));
-    } else if (withBounds && attribute.name === 'Bounds') {
-      reads.push(attribute.read().then((value) => void (bounds = value)));
+/**
+ * A snapshot the way an efficient client takes one through the ProviderNode contract: level by level, the children
+ * and attribute lists of a whole level at once, then the values of the wanted attributes.
+ */
+async function snapshot(root: ProviderNode, withBounds: boolean): Promise<SnapshotNode> {
+  const top: SnapshotNode = { role: root.role, name: root.name, states: {}, children: [] };
+  let level: Array<{ node: ProviderNode; out: SnapshotNode }> = [{ node: root, out: top }];
+  while (level.length > 0) {
+    nodeCount += level.length;
+    const [attributeLists, childLists] = await Promise.all([
+      Promise.all(level.map((entry) => entry.node.attributes())),
+      Promise.all(level.map((entry) => entry.node.children())),
+    ]);
+    const reads: Array<Promise<void>> = [];
+    const next: typeof level = [];
+    for (let i = 0; i < level.length; i++) {
+      const { out } = level[i] as (typeof level)[number];
+      for (const attribute of attributeLists[i] ?? []) {
+        if (attribute.namespace !== 'control') continue;
+        if (STATE_ATTRIBUTE_NAMES.includes(attribute.name)) {
+          reads.push(attribute.read().then((value) => void (out.states[attribute.name] = value)));
+        } else if (withBounds && attribute.name === 'Bounds') {
+          reads.push(attribute.read().then((value) => void (out.bounds = value)));
+        }
+      }
+      for (const child of childLists[i] ?? []) {
+        const childOut: SnapshotNode = { role: child.role, name: child.name, states: {}, children: [] };
+        out.children.push(childOut);
+        next.push({ node: child, out: childOut });
+      }
     }
+    await Promise.all(reads);
+    level = next;
   }
-  const [kids] = await Promise.all([Promise.all(children.map((child) => snapshot(child, withBounds))), ...reads]);
-  return { role: node.role, name: node.name, states, ...(bounds ? { bounds } : {}), children: kids };
+  return top;
 }
 
 /** A snapshot of one application through a fresh provider; the provider's connection setup is part of the time. */
@@ -120,56 +138,70 @@ async function main(): Promise<void> {
   const url = fixtureUrl('table.html', { rows });
   const title = tableReadyTitle(rows);
   const apps: LaunchedApp[] = [];
+  const launch = async () => {
+    const app = await launchChromium(process.env, url, { title });
+    apps.push(app);
+    return app;
+  };
+  const ours = { cold: [] as number[], warm: [] as number[], bounds: [] as number[] };
+  const lib = { cold: [] as number[], warm: [] as number[], bounds: [] as number[] };
+  let nodes = 0;
+  let libNodes = 0;
+  let coldCalls = 0;
+  let warmCalls = 0;
+  let loadedBy = '';
   try {
-    // Ours: cold on a fresh Chromium, then warm on the same one.
-    const ours = await launchChromium(process.env, url, { title });
-    apps.push(ours);
-    const cold = await providerSnapshot(ours.pid, false);
-    const warm: Array<Awaited<ReturnType<typeof providerSnapshot>>> = [];
-    for (let i = 0; i < repeat; i++) warm.push(await providerSnapshot(ours.pid, false));
-    const warmBounds: number[] = [];
-    for (let i = 0; i < repeat; i++) warmBounds.push((await providerSnapshot(ours.pid, true)).ms);
-    await ours.stop();
+    // Rounds interleave both sides so machine load hits them alike. Each round: a fresh Chromium for our cold
+    // snapshot, then warm snapshots on it by both sides in turn; another fresh Chromium for libatspi's cold walk.
+    for (let round = 0; round < repeat; round++) {
+      const a = await launch();
+      const cold = await providerSnapshot(a.pid, false);
+      ours.cold.push(cold.ms);
+      nodes = cold.nodes;
+      coldCalls = cold.calls;
+      loadedBy = cold.loadedBy;
+      const libFirst = await libatspiWalk(a.pid, false); // makes the page warm for libatspi as well
+      libNodes = libFirst.nodes;
+      for (let i = 0; i < 2; i++) {
+        const warm = await providerSnapshot(a.pid, false);
+        ours.warm.push(warm.ms);
+        warmCalls = warm.calls;
+        lib.warm.push((await libatspiWalk(a.pid, false)).ms);
+        ours.bounds.push((await providerSnapshot(a.pid, true)).ms);
+        lib.bounds.push((await libatspiWalk(a.pid, true)).ms);
+      }
+      await a.stop();
+      const b = await launch();
+      lib.cold.push((await libatspiWalk(b.pid, false)).ms);
+      await b.stop();
+    }
 
-    // libatspi: cold on another fresh Chromium, then warm on the same one.
-    const theirs = await launchChromium(process.env, url, { title });
-    apps.push(theirs);
-    const libCold = await libatspiWalk(theirs.pid, false);
-    const libWarm: number[] = [];
-    for (let i = 0; i < repeat; i++) libWarm.push((await libatspiWalk(theirs.pid, false)).ms);
-    const libBounds: number[] = [];
-    for (let i = 0; i < repeat; i++) libBounds.push((await libatspiWalk(theirs.pid, true)).ms);
-    await theirs.stop();
-
-    // Cold searches: the last button of the page, and the first check box.
-    const searchApp = await launchChromium(process.env, url, { title });
-    apps.push(searchApp);
+    // Cold searches on fresh pages: the last button of the page, and the first check box.
+    const searchApp = await launch();
     const findButton = await coldFind(searchApp.pid, (n) => n.role === 'Button' && n.name === 'Find me');
     await searchApp.stop();
-    const checkApp = await launchChromium(process.env, url, { title });
-    apps.push(checkApp);
+    const checkApp = await launch();
     const firstCheckBox = await coldFind(checkApp.pid, (n) => n.role === 'CheckBox');
     await checkApp.stop();
 
-    const warmMs = median(warm.map((w) => w.ms));
-    line('atspi.snapshot.nodes', cold.nodes, 'nodes');
-    line('libatspi.snapshot.nodes', libCold.nodes, 'nodes');
-    line('atspi.snapshot.cold', cold.ms, 'ms');
-    line('atspi.snapshot.cold.calls', cold.calls, 'calls');
-    line('atspi.snapshot.warm', warmMs, 'ms');
-    line('atspi.snapshot.warm.calls', warm[0]?.calls ?? 0, 'calls');
-    line('atspi.snapshot.warm.bounds', median(warmBounds), 'ms');
-    line('libatspi.snapshot.cold', libCold.ms, 'ms');
-    line('libatspi.snapshot.warm', median(libWarm), 'ms');
-    line('libatspi.snapshot.warm.bounds', median(libBounds), 'ms');
-    line('ratio.cold', libCold.ms / cold.ms, 'x');
-    line('ratio.warm', median(libWarm) / warmMs, 'x');
-    line('ratio.warm.bounds', median(libBounds) / median(warmBounds), 'x');
+    line('atspi.snapshot.nodes', nodes, 'nodes');
+    line('libatspi.snapshot.nodes', libNodes, 'nodes');
+    line('atspi.snapshot.cold', median(ours.cold), 'ms');
+    line('atspi.snapshot.cold.calls', coldCalls, 'calls');
+    line('atspi.snapshot.warm', median(ours.warm), 'ms');
+    line('atspi.snapshot.warm.calls', warmCalls, 'calls');
+    line('atspi.snapshot.warm.bounds', median(ours.bounds), 'ms');
+    line('libatspi.snapshot.cold', median(lib.cold), 'ms');
+    line('libatspi.snapshot.warm', median(lib.warm), 'ms');
+    line('libatspi.snapshot.warm.bounds', median(lib.bounds), 'ms');
+    line('ratio.cold', median(lib.cold) / median(ours.cold), 'x');
+    line('ratio.warm', median(lib.warm) / median(ours.warm), 'x');
+    line('ratio.warm.bounds', median(lib.bounds) / median(ours.bounds), 'x');
     line('atspi.coldFind.button', findButton.ms, 'ms');
     line('atspi.coldFind.button.fetched', findButton.fetched, 'nodes');
     line('atspi.coldFind.firstCheckBox', firstCheckBox.ms, 'ms');
     line('atspi.coldFind.firstCheckBox.fetched', firstCheckBox.fetched, 'nodes');
-    console.log(`# loaded by ${cold.loadedBy}; goals: cold >= 3x, warm >= 8x, warm with bounds >= 3x`);
+    console.log(`# ${repeat} rounds, medians; loaded by ${loadedBy}; goals: cold >= 3x, warm >= 8x, warm bounds >= 3x`);
   } finally {
     for (const app of apps) await app.stop();
     if (stopSession) await stopSession();

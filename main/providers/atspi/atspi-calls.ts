@@ -48,6 +48,8 @@ function asRef(value: unknown): ObjectRef {
 /** One entry of `Cache.GetItems`, normalized over the two signatures in use. */
 export interface CacheItem {
   ref: ObjectRef;
+  /** The runtime id of `ref`, computed once. */
+  key: string;
   parent: ObjectRef;
   /** Index in parent (current signature); undefined for the older signature with a child list. */
   indexInParent: number | undefined;
@@ -65,8 +67,10 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
   const item = raw as unknown[];
   if (!Array.isArray(item)) return undefined;
   if (item.length === 10) {
+    const ref = asRef(item[0]);
     return {
-      ref: asRef(item[0]),
+      ref,
+      key: `atspi://${ref[0]}${ref[1]}`,
       parent: asRef(item[2]),
       indexInParent: Number(item[3]),
       childCount: Number(item[4]),
@@ -80,8 +84,10 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
   }
   if (item.length === 9) {
     const children = ((item[3] as unknown[]) ?? []).map(asRef);
+    const ref = asRef(item[0]);
     return {
-      ref: asRef(item[0]),
+      ref,
+      key: `atspi://${ref[0]}${ref[1]}`,
       parent: asRef(item[2]),
       indexInParent: undefined,
       childCount: children.length,
@@ -99,6 +105,8 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
 /** One entry of `Collection.GetTree`: the object and the named properties that came with it. */
 export interface TreeEntry {
   ref: ObjectRef;
+  /** The runtime id of `ref`, computed once. */
+  key: string;
   properties: { [name: string]: unknown };
 }
 
@@ -329,7 +337,8 @@ export class AtspiCalls {
       const variants = (entry[1] as { [name: string]: { value: unknown } }) ?? {};
       const properties: { [name: string]: unknown } = {};
       for (const [key, variant] of Object.entries(variants)) properties[key] = variant?.value;
-      return { ref: asRef(entry[0]), properties };
+      const ref = asRef(entry[0]);
+      return { ref, key: `atspi://${ref[0]}${ref[1]}`, properties };
     });
   }
 

@@ -164,6 +164,24 @@ const readImageDescription: AttributeReader = async (ctx) =>
 const readToolkitName: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitName(ctx.data.ref));
 const readToolkitVersion: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitVersion(ctx.data.ref));
 
+const readStateNames: AttributeReader = (ctx) =>
+  Promise.resolve(uiArray(stateNames(ctx.data.states).map(uiString)));
+const readInterfaceNames: AttributeReader = (ctx) =>
+  Promise.resolve(uiArray(ctx.data.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', '')))));
+
+const roleValues = new Map<number, UiValue>();
+const nativeRoleValues = new Map<number, UiValue>();
+function roleValue(role: number): UiValue {
+  let value = roleValues.get(role);
+  if (!value) roleValues.set(role, (value = uiString(mapRole(role).role)));
+  return value;
+}
+function nativeRoleValue(role: number): UiValue {
+  let value = nativeRoleValues.get(role);
+  if (!value) nativeRoleValues.set(role, (value = uiString(atspiRoleName(role))));
+  return value;
+}
+
 const TRUE = uiBool(true);
 const FALSE = uiBool(false);
 const bool = (value: boolean) => (value ? TRUE : FALSE);
@@ -207,7 +225,7 @@ export function buildAttributes(
   const descriptionValue = uiString(data.description);
 
   value('control', A.RuntimeId, uiString(data.key));
-  value('control', A.Role, uiString(roleOverride ?? mapRole(data.role).role));
+  value('control', A.Role, roleOverride ? uiString(roleOverride) : roleValue(data.role));
   value('control', A.Name, nameValue);
   value('control', A.Description, descriptionValue);
   if (data.accessibleId) value('control', A.Id, uiString(data.accessibleId));
@@ -249,17 +267,13 @@ export function buildAttributes(
   for (const item of extra) value(item.namespace, item.name, item.value);
 
   // Native attributes: native:Role and native:<Interface>.<Property>.
-  value('native', 'Role', uiString(atspiRoleName(data.role)));
+  value('native', 'Role', nativeRoleValue(data.role));
   value('native', 'Accessible.Name', nameValue);
   value('native', 'Accessible.Description', descriptionValue);
   if (data.accessibleId) value('native', 'Accessible.AccessibleId', uiString(data.accessibleId));
   value('native', 'Accessible.ChildCount', uiInteger(data.children?.length ?? data.childCount));
-  value('native', 'Accessible.States', uiArray(stateNames(states).map(uiString)));
-  value(
-    'native',
-    'Accessible.Interfaces',
-    uiArray(data.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', '')))),
-  );
+  lazy('native', 'Accessible.States', readStateNames);
+  lazy('native', 'Accessible.Interfaces', readInterfaceNames);
   lazy('native', 'Accessible.Attributes', readObjectAttributesValue);
   if (component) lazy('native', 'Component.Extents', readBounds);
   if (hasInterface(data, 'Action')) lazy('native', 'Action.Names', readActionNames);

@@ -23,6 +23,8 @@ const DEFAULT_MAX_IN_FLIGHT = 96;
  * is what "not responding" means.
  */
 const BUSY_EXTENSION_FACTOR = 10;
+/** How many timeouts a silent but running application may take before it counts as not responding. */
+const SILENT_GRACE_FACTOR = 3;
 
 export interface CallSpec {
   destination: string;
@@ -108,6 +110,8 @@ export class DbusClient {
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   /** Number of method calls sent, for benchmarks and tests. */
   callCount = 0;
+  /** Tells whether the process behind a destination is stopped (set by the provider, which knows the PIDs). */
+  isStopped: (destination: string) => boolean = () => true;
 
   private constructor(
     private readonly bus: DbusBus,
@@ -399,8 +403,12 @@ export class DbusClient {
       const heard = this.lastHeard.get(call.destination) ?? 0;
       // Busy, not hung: it answered something else within the last timeout period, or it is still working on a
       // bulk call of ours (within that call's own timeout) that this one waits behind.
+      const age = now - call.sentAt;
       const busy = now - heard < call.timeoutMs || (!call.long && call.state.longCalls > 0);
-      if (busy && now - call.sentAt < call.timeoutMs * BUSY_EXTENSION_FACTOR) {
+      // A silent application whose process still runs (not stopped) gets a short grace: a busy main loop on a
+      // loaded machine is not a hang. A stopped process (SIGSTOP, a debugger) is not responding at once.
+      const grace = !this.isStopped(call.destination) && age < call.timeoutMs * SILENT_GRACE_FACTOR;
+      if ((busy && age < call.timeoutMs * BUSY_EXTENSION_FACTOR) || grace) {
         call.deadline = now + call.timeoutMs;
         continue;
       }

@@ -64,9 +64,10 @@ export function newNodeData(
   app: ApplicationData,
   parentKey: string | undefined,
   header: NodeHeader,
+  key?: string,
 ): NodeData {
   return {
-    key: runtimeIdOf(ref),
+    key: key ?? runtimeIdOf(ref),
     ref,
     app,
     parentKey,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { open, readFile, readlink } from 'node:fs/promises';
 
 /** Process metadata of an application from /proc (PlatynUI's Application attributes on Linux). */
@@ -115,4 +116,18 @@ export async function readProcessInfo(pid: number): Promise<ProcessInfo> {
   if (startTime) info.startTime = startTime;
   if (architecture) info.architecture = architecture;
   return info;
+}
+
+/**
+ * True when the process is stopped (SIGSTOP, traced) or gone: it cannot answer. Read synchronously from
+ * /proc/<pid>/stat, only when a call is overdue.
+ */
+export function isProcessStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state === 'T' || state === 't' || state === 'Z' || state === 'X';
+  } catch {
+    return true;
+  }
 }

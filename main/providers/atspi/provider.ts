@@ -18,7 +18,7 @@ import { subscribeToEvents } from './events.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { hasInterface, newNodeData, runtimeIdOf } from './node-data.js';
 import { AtspiNode, type NodeHost } from './node.js';
-import { readProcessInfo } from './process-info.js';
+import { isProcessStopped, readProcessInfo } from './process-info.js';
 import { ATSPI_ROLE } from './roles.js';
 import { hasState, S, stateNumber, withState } from './states.js';
 import { NodeStore, TreeLoader } from './tree-loader.js';
@@ -72,6 +72,10 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
       bulkTimeoutMs: options.bulkTimeoutMs ?? Math.max(5000, callTimeout * 10),
     });
     this.excluded = new Set(options.excludeProcessIds ?? [process.pid]);
+    client.isStopped = (destination) => {
+      const pid = this.apps.get(destination)?.app.processId;
+      return pid === undefined ? true : isProcessStopped(pid);
+    };
   }
 
   static async create(options: AtspiProviderOptions = {}): Promise<AtspiProvider> {

@@ -193,7 +193,8 @@ export class TreeLoader {
     }
     if (structure) {
       loadedBy = 'Collection.GetTree+Cache.GetItems';
-      const cached = new Set((items ?? []).map((item) => runtimeIdOf(item.ref)));
+      const cached = new Set<string>();
+      for (const item of items ?? []) cached.add(item.key);
       let missing = 0;
       for (const key of structure.keys()) if (!cached.has(key)) missing++;
       // A cold application's cache was partial (or absent) before the walk created its objects: ask again.
@@ -208,9 +209,9 @@ export class TreeLoader {
       return;
     }
     const cacheByKey = new Map<string, CacheItem>();
-    for (const item of items ?? []) cacheByKey.set(runtimeIdOf(item.ref), item);
+    for (const item of items ?? []) cacheByKey.set(item.key, item);
     const treeByKey = new Map<string, TreeEntry>();
-    for (const entry of tree ?? []) treeByKey.set(runtimeIdOf(entry.ref), entry);
+    for (const entry of tree ?? []) treeByKey.set(entry.key, entry);
 
     const missing: Array<{ key: string; ref: ObjectRef }> = [];
     const headers = new Map<string, NodeHeader>();
@@ -283,12 +284,13 @@ export class TreeLoader {
           Object.assign(existing, header, { parentKey: info.parentKey, stale: false });
           data = existing;
         } else {
-          data = newNodeData(info.ref, app, info.parentKey, header);
+          data = newNodeData(info.ref, app, info.parentKey, header, key);
           this.store.put(data);
         }
       }
       if (!data) continue;
-      data.children = info.children.filter((child) => child === root.key || headers.has(child));
+      const children = info.children;
+      data.children = missing.length === 0 ? children : children.filter((child) => headers.has(child));
       data.childCount = data.children.length;
     }
     app.bulk = 'loaded';
@@ -312,12 +314,12 @@ export function structureFromCache(
 ): Map<string, StructureInfo> | undefined {
   const rootKey = runtimeIdOf(root);
   const byKey = new Map<string, CacheItem>();
-  for (const item of items) byKey.set(runtimeIdOf(item.ref), item);
+  for (const item of items) byKey.set(item.key, item);
   const childrenOf = new Map<string, Array<{ index: number; key: string }>>();
   for (const item of items) {
     if (isNullRef(item.parent)) continue;
     const parentKey = runtimeIdOf(item.parent);
-    const key = runtimeIdOf(item.ref);
+    const key = item.key;
     if (key === rootKey) continue;
     let list = childrenOf.get(parentKey);
     if (!list) childrenOf.set(parentKey, (list = []));
@@ -362,7 +364,7 @@ export function structureFromTree(
 ): { structure: Map<string, StructureInfo> | undefined; problem?: string } {
   const out = new Map<string, StructureInfo>();
   const first = entries[0];
-  if (!first || runtimeIdOf(first.ref) !== runtimeIdOf(root)) {
+  if (!first || first.key !== runtimeIdOf(root)) {
     return { structure: undefined, problem: 'Collection.GetTree did not start at the application root' };
   }
   let position = 0;
@@ -370,7 +372,7 @@ export function structureFromTree(
   const stack: Array<{ key: string; remaining: number }> = [];
   while (position < entries.length) {
     const entry = entries[position++] as TreeEntry;
-    const key = runtimeIdOf(entry.ref);
+    const key = entry.key;
     if (out.has(key)) {
       return { structure: undefined, problem: `cycle: ${key} appears twice in Collection.GetTree` };
     }

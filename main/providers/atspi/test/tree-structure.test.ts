@@ -6,10 +6,11 @@ import { MAX_CHILDREN, structureFromCache, structureFromTree } from '../tree-loa
 
 const ref = (path: string): ObjectRef => [':1.5', path];
 const root = ref('/org/a11y/atspi/accessible/root');
-const entry = (path: string, childCount: number): TreeEntry => ({
-  ref: path === 'root' ? root : ref(`/o/${path}`),
-  properties: { ChildCount: childCount, Name: path },
-});
+const keyOf = (r: ObjectRef) => `atspi://${r[0]}${r[1]}`;
+const entry = (path: string, childCount: number): TreeEntry => {
+  const r = path === 'root' ? root : ref(`/o/${path}`);
+  return { ref: r, key: keyOf(r), properties: { ChildCount: childCount, Name: path } };
+};
 
 test('GetTree pre-order with child counts rebuilds the ordered structure', () => {
   const { structure, problem } = structureFromTree(
@@ -35,6 +36,7 @@ test('inconsistent GetTree answers are rejected, not trusted', () => {
 
 const item = (path: string, parent: string, index: number, childCount: number): CacheItem => ({
   ref: path === 'root' ? root : ref(`/o/${path}`),
+  key: keyOf(path === 'root' ? root : ref(`/o/${path}`)),
   parent: parent === 'root' ? root : parent === '' ? ['', '/org/a11y/atspi/null'] : ref(`/o/${parent}`),
   indexInParent: index,
   childCount,
