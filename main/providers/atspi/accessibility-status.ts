@@ -100,7 +100,7 @@ export async function getAccessibilityStatus(
       } else {
         message =
           'accessibility is switched off (org.a11y.Status.IsEnabled is false): applications do not register. ' +
-          `Switch it on (platynui-inspector accessibility --enable). ${NOT_REGISTERED_HINT}`;
+          `Switch it on with 'platynui-inspector enable-accessibility' (or 'info --enable-accessibility'). ${NOT_REGISTERED_HINT}`;
       }
       return {
         enabled: on,

@@ -164,8 +164,7 @@ const readImageDescription: AttributeReader = async (ctx) =>
 const readToolkitName: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitName(ctx.data.ref));
 const readToolkitVersion: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitVersion(ctx.data.ref));
 
-const readStateNames: AttributeReader = (ctx) =>
-  Promise.resolve(uiArray(stateNames(ctx.data.states).map(uiString)));
+const readStateNames: AttributeReader = (ctx) => Promise.resolve(uiArray(stateNames(ctx.data.states).map(uiString)));
 const readInterfaceNames: AttributeReader = (ctx) =>
   Promise.resolve(uiArray(ctx.data.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', '')))));
 
