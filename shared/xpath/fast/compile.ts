@@ -155,16 +155,28 @@ function compileElementTest(test: NodeTest): Test {
   return (env, x) => env.tree.localName(x) === local && env.tree.namespaceUri(x) === ns;
 }
 
-/** Preorder walk below `start` (alias edges followed only at `start`), items passing `test` (`selfTest`: start). */
+/**
+ * Preorder walk below `start` (alias edges followed only at `start`), items passing `test` (`selfTest`: start).
+ * Alias edges are recognised per child list: a list whose first and last child have the listing node as their
+ * parent is taken as the node's own children (the runtime lists either only alias windows, under an application,
+ * or only real children); any other list is checked child by child.
+ */
 function descendants(env: Env, start: U, self: boolean, selfTest: Test, test: Test): Stream {
   const tree = env.tree;
   let emitSelf = self;
-  // Stack of child lists; owners[i] is the node whose children arrs[i] holds (null: the start, aliases allowed).
+  // Stack of child lists (levels 0..sp); owners[l]: the node listing arrs[l], or null when every child counts.
   const arrs: (readonly U[])[] = [];
   const idx: number[] = [];
   const owners: (U | null)[] = [];
+  let sp = -1;
   let expand: U | null = null; // node returned last, whose children are pushed on the next pull
   let started = false;
+  const push = (kids: readonly U[], owner: U | null) => {
+    sp++;
+    arrs[sp] = kids;
+    idx[sp] = 0;
+    owners[sp] = owner;
+  };
   return () => {
     if (emitSelf) {
       emitSelf = false;
@@ -174,30 +186,24 @@ function descendants(env: Env, start: U, self: boolean, selfTest: Test, test: Te
     if (!started) {
       started = true;
       const kids = childrenOf(env, start);
-      if (kids.length) {
-        arrs.push(kids);
-        idx.push(0);
-        owners.push(null);
-      }
+      if (kids.length) push(kids, null);
     }
     for (;;) {
       if (expand !== null) {
         const kids = tree.children(expand);
-        if (kids.length) {
-          arrs.push(kids);
-          idx.push(0);
-          owners.push(expand);
+        const k = kids.length;
+        if (k) {
+          const own = tree.parent(kids[0]) === expand && (k === 1 || tree.parent(kids[k - 1]) === expand);
+          push(kids, own ? null : expand);
         }
         expand = null;
       }
-      const sp = arrs.length - 1;
       if (sp < 0) return undefined;
       const arr = arrs[sp]!;
       const i = idx[sp]!;
       if (i >= arr.length) {
-        arrs.pop();
-        idx.pop();
-        owners.pop();
+        arrs[sp] = EMPTY_LIST;
+        sp--;
         continue;
       }
       idx[sp] = i + 1;
@@ -210,6 +216,8 @@ function descendants(env: Env, start: U, self: boolean, selfTest: Test, test: Te
     }
   };
 }
+
+const EMPTY_LIST: readonly U[] = [];
 
 function filtered(env: Env, list: readonly U[], test: Test, from: number, to: number, dir: 1 | -1): Stream {
   let i = from;
