@@ -13,6 +13,8 @@ import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { actionOwner, patternDefinition } from '../../shared/model/patterns.js';
 import type { Rect } from '../../shared/model/values.js';
 import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
+import { parseExportAction, renderExport } from '../../shared/export/templates.js';
+import { locateNodes } from '../cli/commands/locate.js';
 import { collectSubtree, type CollectedNode } from '../cli/serialize.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
@@ -249,17 +251,18 @@ export class InspectorDispatcher {
         picker?.stop('stopped');
         return { stopped: picker !== undefined };
       },
-      locate: async () => {
-        throw new InspectorError(
-          'unsupported',
-          'locators are not available in this build yet (the locator library, shared/locators, is not wired in)',
-        );
+      locate: async ({ runtimeId, limit }) => {
+        const [target] = await locateNodes(runtime, session.xpath, [session.node(runtimeId)]);
+        return { runtimeId, locators: (target?.locators ?? []).slice(0, limit).map((locator) => ({ ...locator })) };
       },
-      export: async () => {
-        throw new InspectorError(
-          'unsupported',
-          'export is not available in this build yet (the locator library, shared/locators, is not wired in)',
-        );
+      export: async ({ runtimeId, format, action }) => {
+        const parsedAction = parseExportAction(action);
+        const targets = await locateNodes(runtime, session.xpath, [session.node(runtimeId)]);
+        return {
+          format,
+          code: renderExport(format, targets, parsedAction),
+          locators: (targets[0]?.locators ?? []).map((locator) => ({ ...locator })),
+        };
       },
       snapshot: async ({ runtimeId, maxDepth, attrs }) => {
         const root = runtimeId ? session.node(runtimeId) : runtime.desktop;

@@ -164,8 +164,8 @@ export class InspectorClient {
   cyclePick = (delta: number) => this.request('pick.cycle', { delta });
   stopPick = () => this.request('pick.stop');
   locate = (runtimeId: string, limit?: number) => this.request('locate', { runtimeId, ...(limit ? { limit } : {}) });
-  exportCode = (runtimeId: string, format: string, xpath?: string) =>
-    this.request('export', { runtimeId, format, ...(xpath ? { xpath } : {}) });
+  exportCode = (runtimeId: string, format: ParamsInput<'export'>['format'], action?: string) =>
+    this.request('export', { runtimeId, format, ...(action ? { action } : {}) });
   snapshot = (options: ParamsInput<'snapshot'> = {}) => this.request('snapshot', options);
   getSettings = () => this.request('settings.get');
   setSettings = (values: ParamsInput<'settings.set'>['values']) => this.request('settings.set', { values });

@@ -152,13 +152,17 @@ const JsonSchema: z.ZodType<unknown> = z.lazy(() =>
 export const SettingsSchema = z.record(z.string().max(200), JsonSchema);
 export type Settings = z.infer<typeof SettingsSchema>;
 
+/** A verified locator (shared/locators): selects exactly the node. */
 export const LocatorSchema = z.object({
   xpath: z.string(),
-  /** Higher is better; the locator library decides the scale. */
+  strategy: z.string(),
+  reason: z.string(),
+  /** Robustness 1..100, higher is better. */
   score: z.number(),
-  unique: z.boolean().optional(),
-  description: z.string().optional(),
+  matches: z.number().int(),
 });
+export type ApiLocator = z.infer<typeof LocatorSchema>;
+export const EXPORT_FORMAT_NAMES = ['json', 'xpath', 'robot', 'python', 'dogtail'] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
@@ -260,15 +264,22 @@ export const methods = {
   /** Moves along the stack of elements at the pointer: +1 deeper, -1 towards the window. */
   'pick.cycle': { params: z.strictObject({ delta: z.number().int() }), result: z.object({ depth: z.number().int() }) },
   'pick.stop': { params: empty, result: z.object({ stopped: z.boolean() }) },
-  /** Ranked locators for a node (the locator library). */
+  /** Ranked, verified locators for a node (shared/locators), best first. */
   locate: {
     params: z.strictObject({ runtimeId, limit: z.number().int().positive().max(100).default(10) }),
-    result: z.object({ locators: z.array(LocatorSchema) }),
+    result: z.object({ runtimeId: z.string(), locators: z.array(LocatorSchema) }),
   },
-  /** Code for a locator in a target language or framework. */
+  /**
+   * The node's best locator as code (shared/export): json, xpath, robot, python or dogtail; `action` is none, click,
+   * focus or `type:<text>` (what the generated code does).
+   */
   export: {
-    params: z.strictObject({ runtimeId, format: z.string().min(1).max(100), xpath: z.string().optional() }),
-    result: z.object({ format: z.string(), code: z.string() }),
+    params: z.strictObject({
+      runtimeId,
+      format: z.enum(EXPORT_FORMAT_NAMES),
+      action: z.string().max(10_000).default('none'),
+    }),
+    result: z.object({ format: z.string(), code: z.string(), locators: z.array(LocatorSchema) }),
   },
   /** The subtree as snapshot XML (the `snapshot` command's format). */
   snapshot: {

@@ -273,8 +273,27 @@ test('snapshot, settings, status and accessibility', async () => {
   );
   assert.equal(status.accessibility.enabled, true);
   assert.equal((await rejection(client.enableAccessibility())).code, 'unsupported');
-  const locate = await rejection(client.locate('mock:button-save'));
-  assert.equal(locate.code, 'unsupported');
+});
+
+test('locate returns verified locators; export renders them as code', async () => {
+  await materialize();
+  const { locators } = await client.locate('mock:checkbox-autosave');
+  assert.ok(locators.length > 0);
+  assert.ok(locators.every((locator) => locator.matches === 1));
+  const best = locators[0]!;
+  const check = await client.evaluate(best.xpath).done;
+  assert.equal(check.count, 1);
+  const exported = await client.exportCode('mock:checkbox-autosave', 'xpath');
+  assert.equal(exported.format, 'xpath');
+  assert.ok(exported.code.includes(best.xpath), exported.code);
+  const robot = await client.exportCode('mock:checkbox-autosave', 'robot', 'click');
+  assert.ok(robot.code.length > 0);
+  const badAction = await rejection(client.exportCode('mock:checkbox-autosave', 'python', 'explode'));
+  assert.equal(badAction.code, 'usage');
+  const badFormat = await rejection(
+    client.request('export', { runtimeId: 'mock:checkbox-autosave', format: 'cobol' as 'json' }),
+  );
+  assert.equal(badFormat.code, 'invalid-input');
 });
 
 test('closing a connection cancels its evaluation and the host keeps serving others', async () => {
