@@ -118,12 +118,22 @@ export function registerServe(program: Command): void {
       .option('--renderer <dir>', 'directory with the built UI (default: dist/renderer)')
       .option('--settings-file <file>', 'where settings persist (default: $XDG_CONFIG_HOME/platynui-inspector)'),
   ).action(async (options: ServeOptions) => {
-    const handle = await serve(options);
-    const onSignal = (signal: NodeJS.Signals) => void handle.stop(signal);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    await handle.stopped;
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    // handlers first: a signal that arrives while the session opens stops the host as soon as it is up
+    let handle: ServeHandle | undefined;
+    let early: NodeJS.Signals | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (handle) void handle.stop(signal);
+      else early ??= signal;
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      handle = await serve(options);
+      if (early) void handle.stop(early);
+      await handle.stopped;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
   });
 }
