@@ -88,7 +88,7 @@ export const DEFAULT_CONFIG: LocatorConfig = {
   maxPredicates: 2,
   maxSteps: 4,
   maxResults: 5,
-  budget: 1500,
+  budget: 400,
 };
 
 export function resolveConfig(partial: Partial<LocatorConfig> = {}): LocatorConfig {

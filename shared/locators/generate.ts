@@ -91,6 +91,45 @@ export class LocatorIndex {
   }
 }
 
+class MinHeap<T> {
+  private readonly items: T[] = [];
+  constructor(private readonly less: (a: T, b: T) => number) {}
+  get size(): number {
+    return this.items.length;
+  }
+  push(item: T): void {
+    const items = this.items;
+    items.push(item);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.less(items[i]!, items[parent]!) >= 0) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last !== undefined) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && this.less(items[l]!, items[m]!) < 0) m = l;
+        if (r < items.length && this.less(items[r]!, items[m]!) < 0) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m]!, items[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -118,9 +157,17 @@ function positionOf(node: LocatorNode, step: Step): number {
   return position;
 }
 
+const targetPositions = new WeakMap<Step, number>();
+
 function matchesStep(node: LocatorNode, step: Step): boolean {
   if (!matchesTest(node, step)) return false;
-  return !step.position || positionOf(node, step) === positionOf(step.node, step);
+  if (!step.position) return true;
+  let position = targetPositions.get(step);
+  if (position === undefined) {
+    position = positionOf(step.node, step);
+    targetPositions.set(step, position);
+  }
+  return positionOf(node, step) === position;
 }
 
 /** Positions on applications and top-level windows depend on the view; locators never use them. */
@@ -232,15 +279,20 @@ function isAnchor(node: LocatorNode, index: LocatorIndex): boolean {
 export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Candidate[] {
   const { tree, config } = index;
   const root = tree.root;
-  const want = Math.max(config.maxResults * 2, 6);
+  const want = config.maxResults * 2;
   const seen = new Set<string>();
   const unique: Candidate[] = [];
   interface Queued {
     path: Path;
     matches: readonly LocatorNode[];
+    seq: number;
   }
-  const queue: Queued[] = [];
-  let head = 0;
+  // Best first: the candidate selecting the fewest nodes is refined next (plain ROBULA+ is breadth first), so large
+  // trees do not spend the budget on refinements of `//Button` that select thousands of nodes.
+  const queue = new MinHeap<Queued>(
+    (a, b) => a.matches.length - b.matches.length || a.path.length - b.path.length || a.seq - b.seq,
+  );
+  let seq = 0;
   let counted = 0;
 
   const matchAll = (path: Path, superset: readonly LocatorNode[] | undefined): LocatorNode[] => {
@@ -268,18 +320,37 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
         if (matchAll(plain, undefined).length === 1) return;
       }
       unique.push({ path, xpath });
-    } else if (matches.includes(target)) queue.push({ path, matches });
+    } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });
   };
 
-  const start: Step = { node: target, axis: '//', role: isApplication(target), preds: [], position: false };
+  // ROBULA+ starts from `//*`; its first specialisation (the role) is applied up front, since `*` steps with
+  // predicates are rendered with their role anyway and `//*` alone only ever selects the whole tree.
+  const start: Step = { node: target, axis: '//', role: true, preds: [], position: false };
   // Direct strategies first (Id, role and name, role and attributes), so they are never crowded out.
   const usable = index.usable(target);
   for (const key of usable.slice(0, 4)) consider([{ ...start, role: true, preds: [key] }], undefined);
-  consider([{ ...start, role: true }], undefined);
   consider([start], undefined);
+  // Scoped under the nearest identifiable ancestors (window, application, named container), with `//` so that the
+  // locator survives layout changes between them.
+  const targetSteps: Step[] = [start, ...usable.slice(0, 2).map((key) => ({ ...start, preds: [key] }))];
+  let anchors = 0;
+  for (let ancestor = target.parent; ancestor && ancestor !== root && anchors < 3; ancestor = ancestor.parent) {
+    if (!isAnchor(ancestor, index)) continue;
+    anchors++;
+    const keys = index.usable(ancestor);
+    const anchorKey = keys.includes('Id') ? 'Id' : keys.includes('Name') ? 'Name' : keys[0];
+    const anchorStep: Step = {
+      node: ancestor,
+      axis: '//',
+      role: true,
+      preds: anchorKey ? [anchorKey] : [],
+      position: false,
+    };
+    for (const step of targetSteps) consider([anchorStep, { ...step, axis: '//' }], undefined);
+  }
 
-  while (head < queue.length && unique.length < want && counted < config.budget) {
-    const { path, matches } = queue[head++]!;
+  while (queue.size > 0 && unique.length < want && counted < config.budget) {
+    const { path, matches } = queue.pop()!;
     const top = path[0]!;
     const rest = path.slice(1);
     const replaceTop = (step: Step, superset: readonly LocatorNode[] | undefined) =>

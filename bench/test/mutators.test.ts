@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { absolutePath, LocatorXdmTree, selectNodes, type LocatorTree } from '../../shared/locators/index.js';
+import { mockLocatorTree, MUTATIONS, protectedKeys, syntheticTree } from '../locator-trees.js';
+
+function mutation(name: string) {
+  const found = MUTATIONS.find((m) => m.name === name);
+  assert.ok(found, name);
+  return found;
+}
+
+function keysOf(tree: LocatorTree): string[] {
+  return tree.nodes.map((n) => n.key);
+}
+
+test('rows inserted above: every container gets a new first child, nothing else changes', () => {
+  const tree = mockLocatorTree();
+  const mutated = mutation('rows-inserted').apply(tree, new Set());
+  const list = mutated.nodes.find((n) => n.key === 'mock:list-results')!;
+  assert.equal(list.children.length, 4);
+  assert.match(list.children[0]!.key, /^inserted-/);
+  assert.equal(list.children[0]!.role, 'ListItem');
+  for (const key of keysOf(tree)) assert.ok(keysOf(mutated).includes(key));
+  // The original is untouched.
+  assert.equal(tree.nodes.find((n) => n.key === 'mock:list-results')!.children.length, 3);
+  // An absolute path of the old tree now points at another node.
+  const target = tree.nodes.find((n) => n.key === 'mock:listitem-1')!;
+  const selected = selectNodes(new LocatorXdmTree(mutated), absolutePath(tree, target));
+  assert.notDeepEqual(
+    selected.map((n) => n.key),
+    ['mock:listitem-1'],
+  );
+});
+
+test('siblings reordered, unrelated renamed, window titles changed, everything moved', () => {
+  const tree = mockLocatorTree();
+  const reordered = mutation('siblings-reordered').apply(tree, new Set());
+  const results = reordered.nodes.find((n) => n.key === 'mock:list-results')!;
+  assert.deepEqual(
+    results.children.map((c) => c.key),
+    ['mock:listitem-3', 'mock:listitem-2', 'mock:listitem-1'],
+  );
+
+  const target = tree.nodes.find((n) => n.key === 'mock:button-preferences-ok')!;
+  const renamed = mutation('unrelated-renamed').apply(tree, protectedKeys(target));
+  const byKey = (t: LocatorTree, key: string) => t.nodes.find((n) => n.key === key)!;
+  assert.equal(byKey(renamed, 'mock:button-preferences-ok').name, 'OK');
+  assert.equal(byKey(renamed, 'mock:window-preferences').name, 'Preferences');
+  assert.equal(byKey(renamed, 'mock:button-save').name, 'Save (renamed)');
+  assert.equal(byKey(renamed, 'mock:button-save').attributes.get('Name'), 'Save (renamed)');
+
+  const titled = mutation('window-titles-changed').apply(tree, new Set());
+  assert.equal(byKey(titled, 'mock:window-preferences').name, 'Preferences - edited');
+  assert.equal(byKey(titled, 'mock:button-save').name, 'Save');
+
+  const moved = mutation('everything-moved').apply(tree, new Set());
+  assert.equal(JSON.parse(byKey(moved, 'mock:button-save').attributes.get('Bounds')!).x, 337);
+  const window = byKey(moved, 'mock:window-preferences');
+  assert.equal(window.children.length, 1);
+  assert.equal(window.children[0]!.role, 'Pane');
+  assert.equal(byKey(moved, 'mock:button-preferences-ok').parent, window.children[0]);
+});
+
+test('the synthetic tree has the requested size and is deterministic', () => {
+  const a = syntheticTree(2000);
+  const b = syntheticTree(2000);
+  assert.ok(a.nodes.length >= 2000 && a.nodes.length < 3000, String(a.nodes.length));
+  assert.deepEqual(
+    a.nodes.map((n) => n.name),
+    b.nodes.map((n) => n.name),
+  );
+});
