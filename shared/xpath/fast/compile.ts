@@ -726,7 +726,7 @@ function stringArg(e: Expr): { run(env: Env, x: It): string; mayFail: boolean } 
       if (s() !== undefined) fail('XPTY0004', 'a sequence of more than one item where one string is expected');
       return (a as AttrRef<U>).value;
     },
-    mayFail: true,
+    mayFail: c.mayFail || !c.single,
   };
 }
 

@@ -44,6 +44,11 @@ export interface FastQuery {
   readonly source: string;
   /** 'nodes': a sequence of nodes and attributes; 'value': exactly one value item (count(), a comparison, ...). */
   readonly resultKind: 'nodes' | 'value';
+  /**
+   * False when evaluate() can never throw FastPathFallback (no comparison that casts attribute values to numbers
+   * or booleans, no string argument that could be a sequence): then results can be streamed as they come.
+   */
+  readonly mayFallBack: boolean;
   /** Lazy: the tree is walked as the iterable is consumed. */
   evaluate<N>(tree: XdmTree<N>, context: N, options?: FastEvaluateOptions): Iterable<FastItem<N>>;
 }
@@ -81,11 +86,13 @@ export function compileFastPath(
 
 class CompiledQuery implements FastQuery {
   readonly resultKind: 'nodes' | 'value';
+  readonly mayFallBack: boolean;
   constructor(
     readonly source: string,
     private readonly compiled: Compiled,
   ) {
     this.resultKind = compiled.k === 'nodes' ? 'nodes' : 'value';
+    this.mayFallBack = compiled.mayFail;
   }
 
   evaluate<N>(tree: XdmTree<N>, context: N, options: FastEvaluateOptions = {}): Iterable<FastItem<N>> {

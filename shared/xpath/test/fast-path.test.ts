@@ -152,7 +152,10 @@ test('predicates: existence, comparisons, functions, boolean operators', () => {
   assert.deepEqual(run(t, '//Pane[count(*) = 1]'), ['p3']);
   // A value that does not cast raises in XPath: the fast path hands over to fontoxpath.
   const q = compileFastPath('//*[@Name = 5]')!;
+  assert.equal(q.mayFallBack, true);
   assert.throws(() => [...q.evaluate(t, t.root)], FastPathFallback);
+  assert.equal(compileFastPath("//*[@Name = '5' or contains(@Id, 'x')]")!.mayFallBack, false);
+  assert.equal(compileFastPath('//*[contains(*/@Id, "x")]')!.mayFallBack, true);
 });
 
 test('positions: per parent, whole sequence, last(), reverse axes', () => {
