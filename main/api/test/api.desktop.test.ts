@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { InspectorClient } from '../../../shared/api/client.js';
+import { ApiRequestError } from '../../../shared/api/client.js';
+import type { InspectorEvent, NodeSummary } from '../../../shared/api/schema.js';
+import type { LaunchedApp } from '../../../e2e/support/apps.js';
+import { launchGtk3Demo, sessionEnv } from '../../../e2e/support/apps.js';
+import { openHost, type HostFixture } from './support.js';
+
+// The API contract over the WebSocket transport against the real runtime: AT-SPI and the X11 platform in the test
+// desktop session, with gtk3-demo running.
+
+const env = sessionEnv();
+let gtk: LaunchedApp;
+let fixture: HostFixture;
+let client: InspectorClient;
+
+before(async () => {
+  gtk = await launchGtk3Demo(env);
+  fixture = await openHost({ providers: ['atspi'], env });
+  ({ client } = await fixture.connect());
+});
+after(async () => {
+  await fixture?.close();
+  await gtk?.stop();
+});
+
+async function gtkApp(): Promise<NodeSummary> {
+  const top = await client.children('platynui:Desktop', { refresh: true });
+  const xpath = await client.evaluate(`/app:Application[@ProcessId=${gtk.pid}]`).done;
+  assert.equal(xpath.count, 1);
+  for (const node of top.nodes) {
+    if (node.namespace !== 'app') continue;
+    const { attributes } = await client.attributes(node.runtimeId);
+    const pid = attributes.find((entry) => entry.name === 'ProcessId')?.value;
+    if (pid?.type === 'Integer' && pid.value === gtk.pid) return node;
+  }
+  assert.fail('gtk3-demo is not among the desktop children');
+}
+
+async function mainWindow(): Promise<NodeSummary> {
+  const app = await gtkApp();
+  const windows = await client.children(app.runtimeId);
+  const window = windows.nodes.find((node) => node.role === 'Window' || node.role === 'Frame');
+  assert.ok(window, JSON.stringify(windows.nodes));
+  return window;
+}
+
+test('desktop, children and attributes of a real application', async () => {
+  const desktop = await client.desktop();
+  assert.equal(desktop.node.runtimeId, 'platynui:Desktop');
+  assert.ok(desktop.monitors.length >= 1);
+  const app = await gtkApp();
+  assert.equal(app.name, 'gtk3-demo');
+  const window = await mainWindow();
+  const { attributes } = await client.attributes(window.runtimeId);
+  const bounds = attributes.find((entry) => entry.name === 'Bounds');
+  assert.equal(bounds?.value.type, 'Rect');
+  assert.ok(attributes.some((entry) => entry.name === 'Bounds.Width' && entry.derived));
+  const kids = await client.children(window.runtimeId);
+  assert.ok(kids.total > 0);
+  const ancestors = await client.ancestors(kids.nodes[0]!.runtimeId);
+  assert.deepEqual(
+    ancestors.nodes.map((node) => node.runtimeId),
+    ['platynui:Desktop', app.runtimeId, window.runtimeId],
+  );
+  const { patterns } = await client.patterns(window.runtimeId);
+  assert.ok(patterns.some((pattern) => pattern.name === 'Element'));
+});
+
+test('XPath streams real nodes; a stale revision is refused', async () => {
+  const items: string[] = [];
+  const summary = await client.evaluate(`/app:Application[@ProcessId=${gtk.pid}]//*[@Name]`, {
+    onItems: (batch) => items.push(...batch.map((item) => (item.type === 'node' ? item.node.runtimeId : item.type))),
+  }).done;
+  assert.ok(summary.count > 5, JSON.stringify(summary));
+  assert.equal(items.length, summary.count);
+  const window = await mainWindow();
+  try {
+    await client.action(window.runtimeId, window.revision - 1, 'focus');
+    assert.fail('an action with an old revision ran');
+  } catch (error) {
+    assert.ok(error instanceof ApiRequestError);
+    assert.equal(error.code, 'stale-node');
+  }
+});
+
+test('highlight goes through the X11 platform; accessibility is reported on', async () => {
+  const window = await mainWindow();
+  const shown = await client.highlight({ runtimeIds: [window.runtimeId], durationMs: 2000 });
+  assert.equal(shown.shown, true);
+  assert.equal(shown.rects.length, 1);
+  assert.deepEqual(await client.clearHighlight(), { cleared: true });
+  const status = await client.status();
+  assert.equal(status.platform, 'x11');
+  assert.deepEqual(
+    status.providers.map((provider) => provider.id),
+    ['atspi'],
+  );
+  assert.equal(status.accessibility.enabled, true);
+  assert.equal(status.accessibility.canEnable, true);
+  assert.equal((await client.accessibilityStatus()).enabled, true);
+});
+
+test('picking reports the element under the real pointer', async () => {
+  const window = await mainWindow();
+  const { attributes } = await client.attributes(window.runtimeId);
+  const bounds = attributes.find((entry) => entry.name === 'Bounds')?.value;
+  assert.ok(bounds?.type === 'Rect');
+  const pointer = fixture.session.runtime.platform?.pointer;
+  assert.ok(pointer);
+  const point = {
+    x: Math.round(bounds.value.x + bounds.value.width / 2),
+    y: Math.round(bounds.value.y + bounds.value.height / 2),
+  };
+  await pointer.moveTo(point);
+  const hovered = new Promise<Extract<InspectorEvent, { type: 'pick.hover' }>>((resolve) => {
+    const off = client.on('pick.hover', (event) => {
+      if (!event.node) return;
+      off();
+      resolve(event);
+    });
+  });
+  await client.startPick(50);
+  const event = await hovered;
+  assert.deepEqual(event.point, point);
+  const path = await client.ancestors(event.node!.runtimeId);
+  assert.ok(
+    [event.node!.runtimeId, ...path.nodes.map((node) => node.runtimeId)].includes(window.runtimeId),
+    'the picked element is inside the window under the pointer',
+  );
+  const selected = await client.selectPick();
+  assert.equal(selected.node?.runtimeId, event.node!.runtimeId);
+});
