@@ -201,6 +201,8 @@ export function renderDogtail(targets: readonly ExportTarget[], action: ExportAc
     '',
     'from dogtail.config import config',
     '',
+    '# The desktop session may not set the GSettings key dogtail checks; the accessibility bus is what matters.',
+    'config.checkForA11y = False',
     'config.logDebugToFile = False',
     'config.searchCutoffCount = 10',
     '',
