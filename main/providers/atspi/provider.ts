@@ -357,7 +357,16 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
   /** Elements at a desktop point inside the application with this process id (or any), deepest first. */
   async nodesAtPoint(point: { x: number; y: number }, processId: number | undefined): Promise<readonly ProviderNode[]> {
     const roots = (await this.roots()) as AtspiNode[];
-    const candidates = roots.filter((root) => processId === undefined || root.data.app.processId === processId);
+    let pid = processId;
+    if (pid === undefined && this.windowManager) {
+      // The window manager knows the stacking order: pick in the application of the topmost window there.
+      try {
+        pid = (await this.windowManager.windowsAtPoint(point)).find((w) => w.processId !== undefined)?.processId;
+      } catch {
+        pid = undefined;
+      }
+    }
+    const candidates = roots.filter((root) => pid === undefined || root.data.app.processId === pid);
     for (const appNode of candidates) {
       let windows: AtspiNode[];
       try {
@@ -398,7 +407,8 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
             const header = await this.loader.fetchHeader(ref);
             if (data) Object.assign(data, header, { stale: false });
             else {
-              data = newNodeData(ref, current.app, current.key, header);
+              // The hit may lie deeper than a child (Chromium hit-tests to the leaf): its parent is asked later.
+              data = newNodeData(ref, current.app, current.children?.includes(key) ? current.key : undefined, header);
               this.store.put(data);
             }
           } catch {
@@ -409,9 +419,41 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (!hasInterface(data, 'Component')) break;
         current = data;
       }
-      return chain.reverse();
+      return this.withAncestors(chain, window);
     }
     return [];
+  }
+
+  /**
+   * The hit chain with every ancestor between the window and the deepest hit (Chromium answers GetAccessibleAtPoint
+   * on a frame with the deepest element at once), deepest first, ending at the window.
+   */
+  private async withAncestors(chain: AtspiNode[], window: AtspiNode): Promise<AtspiNode[]> {
+    const deepest = chain[chain.length - 1] as AtspiNode;
+    const out: AtspiNode[] = [deepest];
+    let current = deepest.data;
+    for (let depth = 0; depth < 200 && current.key !== window.runtimeId; depth++) {
+      let parent = current.parentKey ? this.store.get(current.parentKey) : undefined;
+      if (!parent) {
+        try {
+          const ref = await this.calls.getParent(current.ref);
+          if (isNullRef(ref)) break;
+          parent = this.store.get(runtimeIdOf(ref));
+          if (!parent) {
+            parent = newNodeData(ref, current.app, undefined, await this.loader.fetchHeader(ref));
+            this.store.put(parent);
+          }
+          current.parentKey = parent.key;
+        } catch {
+          break;
+        }
+      }
+      if (out.some((node) => node.runtimeId === parent.key)) break;
+      out.push(this.nodeFor(parent));
+      current = parent;
+    }
+    if (out[out.length - 1]?.runtimeId !== window.runtimeId) return chain.reverse();
+    return out;
   }
 
   private checkRunning(): void {

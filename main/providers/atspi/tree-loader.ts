@@ -188,7 +188,9 @@ export class TreeLoader {
     let loadedBy: string;
     if (tree) {
       const fromTree = structureFromTree(tree, root.ref);
-      if (fromTree.problem) app.problems.push(fromTree.problem);
+      // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
+      // from its partial cache) only means the tree is walked instead.
+      if (fromTree.problem && /cycle|absurd/.test(fromTree.problem)) app.problems.push(fromTree.problem);
       structure = fromTree.structure;
     }
     if (structure) {

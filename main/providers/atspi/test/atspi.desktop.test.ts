@@ -405,3 +405,58 @@ test('end to end through the runtime: --provider atspi, desktop views, derived a
     await runtime.shutdown();
   }
 });
+
+test('with the X11 window manager, frames get the window patterns and act through it', async () => {
+  const runtime = await Runtime.create({ providers: ['atspi'] });
+  try {
+    assert.ok(runtime.platform?.windowManager, 'the x11 platform offers a window manager');
+    const top = await runtime.desktop.children();
+    const app = top.find((node) => node.namespace === 'app' && node.name === 'gtk3-demo');
+    assert.ok(app);
+    const frame = (await app.children()).find((node) => node.role === 'Frame');
+    assert.ok(frame);
+    const patterns = await frame.supportedPatterns();
+    for (const p of ['Activatable', 'Minimizable', 'Maximizable', 'Restorable', 'Closeable', 'Movable', 'Resizable']) {
+      assert.ok(patterns.includes(p), p);
+    }
+    const entries = await frame.attributes();
+    const control = new Map(
+      entries.filter((e) => e.namespace === 'control').map((e) => [e.name, toJsonValue(e.value)]),
+    );
+    assert.deepEqual(checkPatternContract(patterns, control), []);
+    const before = control.get(A.Bounds) as { x: number; y: number };
+    await frame.performAction({ action: 'move', x: before.x + 40, y: before.y + 30 });
+    await waitFor('the frame to move', async () => {
+      frame.invalidate();
+      const moved = toJsonValue((await frame.attribute('control', A.Bounds))?.value ?? { type: 'Null' }) as {
+        x: number;
+      } | null;
+      return moved && moved.x !== before.x ? true : undefined;
+    });
+    await frame.performAction({ action: 'activate' });
+  } finally {
+    await runtime.shutdown();
+  }
+});
+
+test('picking without a process id follows the window manager to the topmost application', async () => {
+  const runtime = await Runtime.create({ providers: ['atspi'] });
+  try {
+    const atspi = runtime.providers.find((p) => p.descriptor.id === 'atspi') as AtspiProvider;
+    const app = await applicationOf(atspi, chromium.pid);
+    const ok = await find(app, (n) => n.role === 'Button' && n.name === 'OK');
+    const frame = (await app.children())[0];
+    assert.ok(frame);
+    await frame.performAction({ action: 'activate' });
+    const bounds = (await attributeMap(ok)).get(A.Bounds) as { x: number; y: number; width: number; height: number };
+    const point = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
+    const hits = await waitFor('the Chromium window on top', async () => {
+      const found = await atspi.nodesAtPoint(point, undefined);
+      return found.some((hit) => hit.runtimeId === ok.runtimeId) ? found : undefined;
+    });
+    assert.ok(hits.length > 2);
+    assert.equal(hits[hits.length - 1]?.runtimeId, frame.runtimeId);
+  } finally {
+    await runtime.shutdown();
+  }
+});
