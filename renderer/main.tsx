@@ -14,7 +14,7 @@ import { setVocabularySource } from './xpath/monaco-setup.js';
 import './styles.css';
 
 const started = performance.now();
-const api = connectApi(window.location);
+const { api, onClose } = connectApi(window.location);
 const settings = createSettingsStore(window.localStorage);
 const tree = createTreeStore(api);
 const details = createDetailsStore(api);
@@ -26,6 +26,7 @@ xpath.setState({ expression: settings.getState().lastExpression, live: settings.
 const session = createSessionStore(api, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
 const stores: Stores = { api, tree, details, xpath, session, settings };
 const { start, vocabulary } = wireStores(stores);
+onClose(() => session.getState().handleEvent({ type: 'connection', state: 'closed' }));
 setVocabularySource(vocabulary);
 
 /** For the e2e tests and benchmarks: when the first tree rows were on screen. */
@@ -54,4 +55,5 @@ const unsubscribe = tree.subscribe((state) => {
     });
   }
 });
+if (new URLSearchParams(location.search).has('token')) history.replaceState(null, '', location.pathname);
 void start();

@@ -1,14 +1,39 @@
 /**
- * Picks the InspectorApi the page talks to: the host's client over its transport (WebSocket in the browser host,
- * the preload's bridge in Electron), or with `?demo=N` an in-memory generated tree (no host needed).
+ * Picks the InspectorApi the page talks to: the Electron preload's transport when the shell provides one
+ * (`window.platynuiTransport`), else a WebSocket to the browser host that served the page (`/api/ws`, with the
+ * page's `?token=`), or with `?demo=N` an in-memory generated tree (no host needed).
  */
+import { webSocketTransport, type Transport } from '../../shared/api/client.js';
+import { ClientApi } from './client-api.js';
 import { generateDemoTree } from './demo-tree.js';
 import { MemoryApi } from './memory-api.js';
 import type { InspectorApi } from './types.js';
 
-export function connectApi(location: Location): InspectorApi {
+declare global {
+  interface Window {
+    /** Set by the Electron preload: the same Transport the WebSocket gives, over IPC. */
+    platynuiTransport?: Transport;
+  }
+}
+
+export function connectApi(location: Location): { api: InspectorApi; onClose: (cb: () => void) => void } {
   const params = new URLSearchParams(location.search);
   const demo = params.get('demo');
-  if (demo !== null) return new MemoryApi(generateDemoTree(Number(demo) || 200));
-  return new MemoryApi(generateDemoTree(200));
+  if (demo !== null) return { api: new MemoryApi(generateDemoTree(Number(demo) || 200)), onClose: () => undefined };
+  if (window.platynuiTransport) {
+    const transport = window.platynuiTransport;
+    return {
+      api: ClientApi.overTransport(transport),
+      onClose: (cb) => void transport.onClose?.(() => cb()),
+    };
+  }
+  const url = new URL('/api/ws', location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const token = params.get('token');
+  if (token) url.searchParams.set('token', token);
+  const socket = new WebSocket(url.href);
+  return {
+    api: ClientApi.overTransport(webSocketTransport(socket)),
+    onClose: (cb) => socket.addEventListener('close', () => cb()),
+  };
 }
