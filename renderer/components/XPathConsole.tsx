@@ -67,7 +67,14 @@ export function XPathConsole({ dark }: { dark: boolean }) {
       settings.getState().update({ lastExpression: value });
     });
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => void xpath.getState().evaluate());
-    editor.addCommand(monaco.KeyCode.Escape, () => xpath.getState().stop(), '!suggestWidgetVisible');
+    // Escape stops a running evaluation (a pending, debounced one still runs).
+    editor.addCommand(
+      monaco.KeyCode.Escape,
+      () => {
+        if (xpath.getState().status === 'running') xpath.getState().stop();
+      },
+      '!suggestWidgetVisible',
+    );
     return () => {
       sub.dispose();
       editor.dispose();

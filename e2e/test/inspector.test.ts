@@ -1,0 +1,267 @@
+// The inspector UI end to end: the browser host (`serve --provider atspi`) with a real application (gtk3-demo) in
+// the test desktop session, driven through Debian's Chromium with playwright-core, through the UI's accessibility
+// contract (tree/treeitem, the "XPath" text area, the role="status" summary, the results listbox, the "Attributes"
+// table). Also leaves docs/screenshot.png for the README.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumExecutable, launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
+import { xdotool } from '../support/input.js';
+import { projectRoot } from '../support/paths.js';
+import { atspiReference, referenceNodes, type ReferenceNode } from '../support/reference.js';
+
+const env = sessionEnv();
+const root = projectRoot();
+
+let app: LaunchedApp;
+let host: ChildProcess | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let hostLog = '';
+
+/** Starts `platynui-inspector serve` and resolves with the address it prints. */
+function startHost(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(root, 'bin/platynui-inspector'), 'serve', '--port', '0', '--no-open', '--provider', 'atspi'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    host = child;
+    const timer = setTimeout(() => reject(new Error(`serve printed no address within 30 s: ${hostLog}`)), 30000);
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (d: string) => (hostLog = (hostLog + d).slice(-4000)));
+    child.stdout!.on('data', (d: string) => {
+      hostLog = (hostLog + d).slice(-4000);
+      const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(hostLog)?.[0];
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${hostLog}`));
+    });
+  });
+}
+
+async function gtkReference(): Promise<ReferenceNode[]> {
+  const dump = await atspiReference(env, {
+    pid: app.pid,
+    extents: true,
+    fields: ['role', 'name', 'states', 'extents'],
+  });
+  return [...referenceNodes(dump.tree!)];
+}
+
+const treeitem = (name: string) => page.getByRole('tree').getByRole('treeitem', { name, exact: true });
+
+async function typeXPath(expression: string): Promise<void> {
+  const editor = page.getByRole('textbox', { name: 'XPath' });
+  await editor.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(expression, { delay: 5 });
+  await page.keyboard.press('Escape'); // closes the completion list
+}
+
+/** Waits until the result summary (role="status") matches; fails with what it read last. */
+async function waitForStatus(pattern: RegExp, timeoutMs = 20000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await page.getByRole('status').textContent()) ?? '';
+    if (pattern.test(text)) return text;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the status never matched ${pattern}; last: "${text}"`);
+}
+
+describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000 }, () => {
+  before(async () => {
+    app = await launchGtk3Demo(env);
+    const url = await startHost();
+    browser = await chromium.launch({
+      executablePath: chromiumExecutable(),
+      args: ['--no-sandbox', '--disable-gpu'],
+      env: { ...env, DISPLAY: '' } as { [key: string]: string },
+    });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    await page.goto(url);
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    if (host && host.exitCode === null) {
+      host.kill('SIGTERM');
+      await new Promise((resolve) => {
+        const t = setTimeout(() => {
+          host?.kill('SIGKILL');
+          resolve(undefined);
+        }, 5000);
+        host!.once('exit', () => {
+          clearTimeout(t);
+          resolve(undefined);
+        });
+      });
+    }
+    await app?.stop();
+  });
+
+  test('opens with the desktop and the running application in the tree', async () => {
+    const tree = page.getByRole('tree');
+    await tree.waitFor();
+    const desktop = tree.getByRole('treeitem').first();
+    await desktop.waitFor();
+    assert.equal(await desktop.getAttribute('aria-level'), '1');
+    assert.equal(await desktop.getAttribute('aria-expanded'), 'true');
+    assert.match((await desktop.getAttribute('aria-label')) ?? '', /^Desktop/);
+    const gtk = treeitem('app:Application "gtk3-demo"');
+    await gtk.waitFor({ timeout: 20000 });
+    assert.equal(await gtk.getAttribute('aria-level'), '2');
+    assert.equal(await gtk.getAttribute('aria-expanded'), 'false');
+  });
+
+  test('expands the application with the keyboard and selects its window', async () => {
+    const gtk = treeitem('app:Application "gtk3-demo"');
+    await gtk.click();
+    assert.equal(await gtk.getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('ArrowRight');
+    const frame = treeitem('Frame "Application Class"');
+    await frame.waitFor({ timeout: 15000 });
+    assert.equal(await gtk.getAttribute('aria-expanded'), 'true');
+    assert.equal(await frame.getAttribute('aria-level'), '3');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() =>
+      document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-label')?.startsWith('Frame'),
+    );
+    assert.equal(await frame.getAttribute('aria-selected'), 'true');
+  });
+
+  test('shows the selected node attributes with namespace, typed value and type', async () => {
+    const table = page.getByRole('table', { name: 'Attributes' });
+    const nameRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Name', exact: true }) });
+    await nameRow.waitFor({ timeout: 15000 });
+    assert.deepEqual((await nameRow.getByRole('cell').allTextContents()).slice(0, 2), ['Application Class', 'String']);
+    const bounds = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Bounds', exact: true }) });
+    assert.equal((await bounds.getByRole('cell').allTextContents())[1], 'Rect');
+    const derived = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Bounds\.X/ }) });
+    assert.match((await derived.textContent()) ?? '', /derived/);
+    const nativeRole = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'native:Role' }) });
+    assert.equal((await nativeRole.getByRole('cell').allTextContents())[0], 'frame');
+  });
+
+  test('evaluates XPath as you type and reports the count and time', async () => {
+    await typeXPath("//item:TabItem[@Name='Source']");
+    const status = page.getByRole('status');
+    await waitForStatus(/^1 result \(\d+ ms\)$/);
+    assert.match((await status.textContent()) ?? '', /^1 result \(\d+ ms\)$/);
+    const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
+    assert.deepEqual(await options.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), [
+      'item:TabItem "Source"',
+    ]);
+
+    await typeXPath('//item:TabItem');
+    await waitForStatus(/^\d+ results \(\d+ ms\)$/);
+    const count = Number(/^(\d+)/.exec((await status.textContent()) ?? '')?.[1]);
+    const reference = (await gtkReference()).filter((n) => n.role === 'page tab').length;
+    assert.equal(count, reference, 'the console counts what libatspi sees');
+  });
+
+  test('reveals a result in the tree', async () => {
+    await typeXPath("//item:TabItem[@Name='Source']");
+    const option = page
+      .getByRole('listbox', { name: 'Results' })
+      .getByRole('option', { name: 'item:TabItem "Source"' });
+    await option.waitFor({ timeout: 20000 });
+    await option.click();
+    const row = treeitem('item:TabItem "Source"');
+    await row.waitFor({ timeout: 20000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-label') ===
+        'item:TabItem "Source"',
+      undefined,
+      { timeout: 20000 },
+    );
+    assert.ok(Number(await row.getAttribute('aria-level')) > 3, 'revealed below the window');
+    assert.equal(await option.getAttribute('aria-selected'), 'true');
+  });
+
+  test('runs a pattern action and the real application changes', async () => {
+    const sourceTab = () =>
+      gtkReference().then((nodes) => nodes.find((n) => n.role === 'page tab' && n.name === 'Source'));
+    assert.equal((await sourceTab())?.states.includes('selected'), false, 'the Source tab starts unselected');
+    const patterns = page.getByRole('region', { name: 'Patterns' });
+    const select = patterns.getByRole('button', { name: 'select', exact: true });
+    await select.waitFor({ timeout: 15000 });
+    await select.click();
+    await patterns.locator('.outcome').waitFor({ timeout: 15000 });
+    assert.match((await patterns.locator('.outcome').textContent()) ?? '', /select: done/);
+    let selected = false;
+    for (let i = 0; i < 40 && !selected; i++) {
+      selected = (await sourceTab())?.states.includes('selected') ?? false;
+      if (!selected) await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(selected, 'libatspi reports the Source tab selected in gtk3-demo');
+  });
+
+  test('picks the element under the real pointer', async () => {
+    const run = (await gtkReference()).find((n) => n.role === 'push button' && n.name === 'Run');
+    assert.ok(run?.extents, 'the Run button has extents');
+    await page.getByRole('button', { name: 'Pick' }).click();
+    const x = Math.round(run.extents.x + run.extents.width / 2);
+    const y = Math.round(run.extents.y + run.extents.height / 2);
+    await xdotool(env, ['mousemove', '--sync', String(x - 3), String(y - 2)]);
+    await xdotool(env, ['mousemove', '--sync', String(x), String(y)]);
+    const info = page.locator('.pick-info');
+    await page.waitForFunction(
+      () => (document.querySelector('.pick-info')?.textContent ?? '').startsWith('Button "Run"'),
+      undefined,
+      { timeout: 20000 },
+    );
+    assert.match((await info.textContent()) ?? '', /^Button "Run" \(1\/\d+\)$/);
+    await page.keyboard.press('F8');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-label') === 'Button "Run"',
+      undefined,
+      { timeout: 20000 },
+    );
+    assert.equal(await page.getByRole('button', { name: /^Pick/ }).getAttribute('aria-pressed'), 'false');
+  });
+
+  test('exports a locator for the selected node, or says why it cannot', async () => {
+    const panel = page.getByRole('region', { name: 'Export' });
+    const locators = panel.getByRole('list', { name: 'Locators' }).getByRole('listitem');
+    const message = panel.locator('.error, .muted');
+    await Promise.race([locators.first().waitFor({ timeout: 20000 }), message.first().waitFor({ timeout: 20000 })]);
+    if ((await locators.count()) > 0) {
+      const xpath = (await locators.first().locator('code').textContent()) ?? '';
+      assert.match(xpath, /Run/);
+      await locators
+        .first()
+        .getByRole('button', { name: /^Try locator/ })
+        .click();
+      await waitForStatus(/^1 result \(\d+ ms\)$/);
+    } else {
+      assert.match((await message.first().textContent()) ?? '', /locator/i);
+    }
+  });
+
+  test('saves a screenshot of the UI inspecting gtk3-demo', async () => {
+    await typeXPath('//Button | //item:TabItem');
+    await waitForStatus(/^\d+ results \(\d+ ms\)$/);
+    await treeitem('Button "Run"').click();
+    await page.waitForTimeout(500);
+    mkdirSync(path.join(root, 'docs'), { recursive: true });
+    const file = path.join(root, 'docs', 'screenshot.png');
+    const png = await page.screenshot({ path: file });
+    assert.ok(png.length > 10000);
+  });
+});
