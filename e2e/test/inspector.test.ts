@@ -66,8 +66,9 @@ async function typeXPath(expression: string): Promise<void> {
   await editor.focus();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
-  await page.keyboard.type(expression, { delay: 5 });
-  await page.keyboard.press('Escape'); // closes the completion list
+  // One input event, as a paste: the debounced evaluation then runs once, for the whole expression (typing key by
+  // key on a loaded machine can let a prefix such as "/" evaluate first).
+  await page.keyboard.insertText(expression);
 }
 
 /** Waits until the result summary (role="status") matches; fails with what it read last. */
@@ -89,9 +90,17 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
     browser = await chromium.launch({
       executablePath: chromiumExecutable(),
       args: ['--no-sandbox', '--disable-gpu'],
-      env: { ...env, DISPLAY: '' } as { [key: string]: string },
+      // Headless, and kept off the accessibility bus: the inspector's own browser is not what it inspects.
+      env: { ...env, DISPLAY: '', DBUS_SESSION_BUS_ADDRESS: 'disabled:', AT_SPI_BUS_ADDRESS: '' } as {
+        [key: string]: string;
+      },
     });
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      colorScheme: 'light',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    page = await context.newPage();
     await page.goto(url);
   });
 
@@ -175,6 +184,7 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
 
   test('reveals a result in the tree', async () => {
     await typeXPath("//item:TabItem[@Name='Source']");
+    await waitForStatus(/^1 result \(\d+ ms\)$/);
     const option = page
       .getByRole('listbox', { name: 'Results' })
       .getByRole('option', { name: 'item:TabItem "Source"' });
@@ -244,6 +254,12 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
     if ((await locators.count()) > 0) {
       const xpath = (await locators.first().locator('code').textContent()) ?? '';
       assert.match(xpath, /Run/);
+      await locators
+        .first()
+        .getByRole('button', { name: /^Copy locator/ })
+        .click();
+      await page.getByText('Copied locator').waitFor({ timeout: 10000 });
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), xpath);
       await locators
         .first()
         .getByRole('button', { name: /^Try locator/ })

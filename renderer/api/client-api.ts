@@ -246,19 +246,25 @@ export class ClientApi implements InspectorApi {
 
   async locators(runtimeId: string): Promise<Locator[]> {
     const result = await call(this.client.locate(runtimeId));
-    const formats = ['robot', 'python'];
-    return Promise.all(
-      result.locators.map(async (locator) => {
-        const code: { [language: string]: string } = {};
-        await Promise.all(
-          formats.map(async (format) => {
-            const exported = await this.client.exportCode(runtimeId, format, locator.xpath).catch(() => undefined);
-            if (exported) code[format] = exported.code;
-          }),
-        );
-        return { ...locator, code };
-      }),
-    );
+    const locators: Locator[] = result.locators.map((locator) => ({
+      xpath: locator.xpath,
+      score: locator.score,
+      unique: locator.matches === 1,
+      description: `${locator.strategy}: ${locator.reason}`,
+    }));
+    // Code for the best locator, in the formats a test author pastes.
+    const first = locators[0];
+    if (first) {
+      const code: { [language: string]: string } = {};
+      await Promise.all(
+        (['robot', 'python', 'dogtail'] as const).map(async (format) => {
+          const exported = await this.client.exportCode(runtimeId, format).catch(() => undefined);
+          if (exported) code[format] = exported.code;
+        }),
+      );
+      first.code = code;
+    }
+    return locators;
   }
 
   subscribe(listener: (event: HostEvent) => void): () => void {

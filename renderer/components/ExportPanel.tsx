@@ -42,6 +42,8 @@ export function ExportPanel() {
           <li key={`${locator.xpath}-${i}`} className="locator">
             <code className="locator-xpath">{locator.xpath}</code>
             {locator.unique === false ? <span className="badge">not unique</span> : null}
+            {locator.score !== undefined ? <span className="score">score {locator.score}</span> : null}
+            {locator.description ? <span className="muted locator-why">{locator.description}</span> : null}
             <button type="button" aria-label={`Copy locator ${locator.xpath}`} onClick={() => copy(locator.xpath)}>
               Copy
             </button>
