@@ -111,11 +111,23 @@ export class X11Connection {
 
   /** Runs `body`, waits for the server to process it and throws the first X error it caused. */
   checked<T>(what: string, body: () => T): T {
+    return this.run(what, body, true);
+  }
+
+  /**
+   * Like `checked` for requests that wait for a reply (GetGeometry, GetProperty...): an error arrives in place of
+   * the reply, so no extra round trip is needed to see it.
+   */
+  checkedReply<T>(what: string, body: () => T): T {
+    return this.run(what, body, false);
+  }
+
+  private run<T>(what: string, body: () => T, sync: boolean): T {
     this.ensureOpen();
     const errors = errorsByDisplay.get(this.display)!;
     errors.length = 0;
     const result = body();
-    this.xlib.XSync(this.display, 0);
+    if (sync) this.xlib.XSync(this.display, 0);
     const first = errors[0];
     errors.length = 0;
     if (first) {
@@ -130,9 +142,9 @@ export class X11Connection {
   }
 
   /** Runs `body` and reports whether it caused an X error, without throwing (for windows that may be gone). */
-  tolerant<T>(body: () => T): T | undefined {
+  tolerant<T>(body: () => T, reply = false): T | undefined {
     try {
-      return this.checked('X request', body);
+      return this.run('X request', body, !reply);
     } catch (error) {
       if (error instanceof InspectorError && (error.code === 'stale-node' || error.code === 'action-failed')) {
         return undefined;
@@ -166,7 +178,7 @@ export class X11Connection {
   atomName(atom: number): string {
     const known = this.atomNames.get(atom);
     if (known !== undefined) return known;
-    const pointer = this.tolerant(() => this.xlib.XGetAtomName(this.display, atom));
+    const pointer = this.tolerant(() => this.xlib.XGetAtomName(this.display, atom), true);
     if (!pointer) return '';
     const name = koffi.decode(pointer, 'char', -1) as string;
     this.xlib.XFree(pointer);
@@ -184,21 +196,23 @@ export class X11Connection {
     const nitems: [number] = [0];
     const after: [number] = [0];
     const data: [bigint | null] = [null];
-    const status = this.tolerant(() =>
-      this.xlib.XGetWindowProperty(
-        this.display,
-        window,
-        property,
-        0,
-        1 << 20,
-        0,
-        type,
-        actualType,
-        actualFormat,
-        nitems,
-        after,
-        data,
-      ),
+    const status = this.tolerant(
+      () =>
+        this.xlib.XGetWindowProperty(
+          this.display,
+          window,
+          property,
+          0,
+          1 << 20,
+          0,
+          type,
+          actualType,
+          actualFormat,
+          nitems,
+          after,
+          data,
+        ),
+      true,
     );
     const pointer = data[0];
     try {

@@ -52,7 +52,7 @@ export class X11DesktopInfoDevice implements DesktopInfoDevice {
     };
     if (this.randr) {
       const count: [number] = [0];
-      const list = c.tolerant(() => this.randr!.XRRGetMonitors(c.display, c.root, 1, count));
+      const list = c.tolerant(() => this.randr!.XRRGetMonitors(c.display, c.root, 1, count), true);
       if (list && count[0] > 0) {
         try {
           const size = koffi.sizeof(XRRMonitorInfo);

@@ -144,7 +144,7 @@ export class X11KeyboardDevice implements KeyboardDevice {
     c.xlib.XDisplayKeycodes(c.display, min, max);
     const count = max[0] - min[0] + 1;
     const per: [number] = [0];
-    const pointer = c.checked('reading the keyboard mapping', () =>
+    const pointer = c.checkedReply('reading the keyboard mapping', () =>
       c.xlib.XGetKeyboardMapping(c.display, min[0], count, per),
     );
     if (!pointer) throw new InspectorError('unsupported', 'the X server returned no keyboard mapping');

@@ -26,7 +26,7 @@ export class X11PointerDevice implements PointerDevice {
     const wx: [number] = [0];
     const wy: [number] = [0];
     const mask: [number] = [0];
-    const ok = c.checked('reading the pointer position', () =>
+    const ok = c.checkedReply('reading the pointer position', () =>
       c.xlib.XQueryPointer(c.display, c.root, root, child, x, y, wx, wy, mask),
     );
     if (!ok) throw new InspectorError('action-failed', 'the pointer is on another X screen');

@@ -42,7 +42,7 @@ export class X11ScreenshotDevice implements ScreenshotDevice {
       );
     }
     const c = this.connection;
-    const image = c.checked('capturing the screen', () =>
+    const image = c.checkedReply('capturing the screen', () =>
       c.xlib.XGetImage(c.display, c.root, area.x, area.y, area.width, area.height, AllPlanes, ZPixmap),
     );
     if (!image) throw new InspectorError('action-failed', 'XGetImage returned no image');

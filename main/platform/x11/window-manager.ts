@@ -212,6 +212,7 @@ export class X11WindowManager implements WindowManager {
       () =>
         c.xlib.XGetGeometry(c.display, id, root, x, y, w, h, border, depth) &&
         c.xlib.XTranslateCoordinates(c.display, id, c.root, 0, 0, dx, dy, child),
+      true,
     );
     if (!ok) return undefined;
     return { x: dx[0], y: dy[0], width: w[0], height: h[0] };
@@ -229,7 +230,7 @@ export class X11WindowManager implements WindowManager {
   private attributes(id: number): XWindowAttributesValue | undefined {
     const c = this.connection;
     const value = {} as XWindowAttributesValue;
-    const ok = c.tolerant(() => c.xlib.XGetWindowAttributes(c.display, id, value));
+    const ok = c.tolerant(() => c.xlib.XGetWindowAttributes(c.display, id, value), true);
     return ok ? value : undefined;
   }
 
@@ -255,17 +256,35 @@ export class X11WindowManager implements WindowManager {
     const c = this.connection;
     const out: Array<{ frame: number; client: number }> = [];
     for (const frame of this.children(c.root)) {
+      // One round trip (GetGeometry) rules out most windows; only those under the point need their attributes.
+      if (point) {
+        const box = this.frameBox(frame);
+        if (!box || !contains(box, point)) continue;
+      }
       const attributes = this.attributes(frame);
       if (!attributes || attributes.map_state !== IsViewable) continue;
-      if (
-        point &&
-        !contains({ x: attributes.x, y: attributes.y, width: attributes.width, height: attributes.height }, point)
-      )
-        continue;
       const client = this.clientOf(frame, attributes.override_redirect !== 0);
       if (client !== undefined) out.push({ frame, client });
     }
     return out;
+  }
+
+  /** A top-level window's outer box (border included) in root coordinates. */
+  private frameBox(id: number): Rect | undefined {
+    const c = this.connection;
+    const out: Array<[number]> = Array.from({ length: 7 }, () => [0]);
+    const [root, x, y, w, h, border, depth] = out as [
+      [number],
+      [number],
+      [number],
+      [number],
+      [number],
+      [number],
+      [number],
+    ];
+    const ok = c.tolerant(() => c.xlib.XGetGeometry(c.display, id, root, x, y, w, h, border, depth), true);
+    if (!ok) return undefined;
+    return { x: x[0], y: y[0], width: w[0] + 2 * border[0], height: h[0] + 2 * border[0] };
   }
 
   private children(window: number): number[] {
@@ -274,7 +293,7 @@ export class X11WindowManager implements WindowManager {
     const parent: [number] = [0];
     const list: [bigint | null] = [null];
     const count: [number] = [0];
-    const ok = c.tolerant(() => c.xlib.XQueryTree(c.display, window, root, parent, list, count));
+    const ok = c.tolerant(() => c.xlib.XQueryTree(c.display, window, root, parent, list, count), true);
     const pointer = list[0];
     try {
       return ok && pointer ? readULongs(pointer, count[0]) : [];

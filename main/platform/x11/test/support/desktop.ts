@@ -27,6 +27,14 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+interface DesktopSession {
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** The project root (the tests run from dist/main/platform/x11/test/support). */
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../..');
+
 export async function useDesktop(): Promise<TestDesktop> {
   if (process.env.DISPLAY) {
     const env = { ...process.env };
@@ -37,29 +45,34 @@ export async function useDesktop(): Promise<TestDesktop> {
     }
     return { env, display: env.DISPLAY!, stop: () => stopChild(wm) };
   }
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-  });
-  const fd = xvfb.stdio[3]!;
-  let text = '';
-  fd.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  for (let i = 0; i < 200 && !text.includes('\n'); i++) await sleep(25);
-  const number = text.trim();
-  if (!/^\d+$/.test(number)) {
-    await stopChild(xvfb);
-    throw new Error(`Xvfb did not report a display number (got "${text}")`);
+  // Run alone: the project's own session (Xvfb, D-Bus, AT-SPI, openbox), stopped by PID afterwards.
+  const modulePath = path.join(projectRoot, 'scripts/desktop/session.mjs');
+  const { startDesktopSession } = (await import(modulePath)) as {
+    startDesktopSession(options: { screen?: string; handleSignals?: boolean }): Promise<DesktopSession>;
+  };
+  const session = await startDesktopSession({ screen: '1280x800x24', handleSignals: false });
+  // Providers read the session from this process's environment, as they do under `npm test`.
+  const saved = new Map<string, string | undefined>();
+  for (const name of [
+    'DISPLAY',
+    'DBUS_SESSION_BUS_ADDRESS',
+    'XDG_SESSION_TYPE',
+    'XDG_RUNTIME_DIR',
+    'AT_SPI_BUS_ADDRESS',
+  ]) {
+    saved.set(name, process.env[name]);
+    if (session.env[name] === undefined) delete process.env[name];
+    else process.env[name] = session.env[name];
   }
-  const display = `:${number}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, XDG_SESSION_TYPE: 'x11' };
-  delete env.WAYLAND_DISPLAY;
-  const wm = spawn('openbox', [], { env, stdio: 'ignore' });
-  for (let i = 0; i < 200 && !hasWindowManager(env); i++) await sleep(25);
   return {
-    env,
-    display,
+    env: session.env,
+    display: session.env.DISPLAY!,
     async stop() {
-      await stopChild(wm);
-      await stopChild(xvfb);
+      await session.stop();
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     },
   };
 }
@@ -82,9 +95,8 @@ export interface ProbeEvent {
   label?: Rect;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 /** The probe app's source (tests run from dist/, the script stays in the source tree). */
-export const probeScript = path.resolve(here, '../../../../../../main/platform/x11/test/support/probe-app.py');
+export const probeScript = path.join(projectRoot, 'main/platform/x11/test/support/probe-app.py');
 
 /** The GTK 3 probe window: an entry, a check box and a label, reporting its state as JSON lines. */
 export class ProbeApp {
@@ -111,9 +123,10 @@ export class ProbeApp {
     });
   }
 
-  static async start(env: NodeJS.ProcessEnv, title: string, x = 100, y = 100): Promise<ProbeApp> {
+  /** With `accessible`, the app registers on the AT-SPI bus; otherwise it stays off it (faster, quieter). */
+  static async start(env: NodeJS.ProcessEnv, title: string, x = 100, y = 100, accessible = false): Promise<ProbeApp> {
     const child = spawn('/usr/bin/python3', [probeScript, title, String(x), String(y)], {
-      env: { ...env, NO_AT_BRIDGE: '1', GTK_THEME: 'Adwaita' },
+      env: { ...env, GTK_THEME: 'Adwaita', ...(accessible ? {} : { NO_AT_BRIDGE: '1' }) },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const app = new ProbeApp(child);
