@@ -28,13 +28,14 @@ interface Slot {
 export class X11KeyboardDevice implements KeyboardDevice {
   private keymap = new Map<number, { keycode: number; level: number }>();
   private keymapStale = true;
-  private perKeycode = 0;
   private slots: Slot[] = [];
   private spareFound = false;
   private readonly held = new Map<number, number>();
   private inInput = 0;
   private restoreTimer: NodeJS.Timeout | undefined;
   private useCounter = 0;
+  /** Keysyms resolved to no keycode since the last input began; mapped together when it begins. */
+  private readonly pending = new Set<number>();
 
   constructor(
     private readonly connection: X11Connection,
@@ -81,6 +82,22 @@ export class X11KeyboardDevice implements KeyboardDevice {
   async startInput(): Promise<void> {
     this.inInput++;
     this.connection.drainEvents();
+    this.assignPending();
+  }
+
+  /** Maps every character the coming input needs onto spare keycodes in one change (each change costs clients). */
+  private assignPending(): void {
+    const wanted = [...this.pending].filter((keysym) => !this.slotFor(keysym));
+    this.pending.clear();
+    const changes = new Map<number, number>();
+    for (const keysym of wanted) {
+      const slot = this.slots.find((s) => s.keysym === undefined);
+      if (!slot) break;
+      slot.keysym = keysym;
+      slot.lastUsed = ++this.useCounter;
+      changes.set(slot.keycode, keysym);
+    }
+    this.writeSlots(changes);
   }
 
   async endInput(): Promise<void> {
@@ -97,11 +114,32 @@ export class X11KeyboardDevice implements KeyboardDevice {
     if (this.restoreTimer) clearTimeout(this.restoreTimer);
     this.restoreTimer = undefined;
     if (this.connection.isClosed) return;
-    for (const slot of this.slots) {
-      if (slot.keysym === undefined) continue;
-      this.writeMapping(slot.keycode, 0);
-      slot.keysym = undefined;
+    const used = this.slots.filter((slot) => slot.keysym !== undefined);
+    // One mapping change for all slots: every change makes each client reload its keymap, and a burst of them
+    // confuses GTK's click tracking (double clicks right after were missed).
+    this.writeSlots(new Map(used.map((slot) => [slot.keycode, 0])));
+    for (const slot of used) slot.keysym = undefined;
+  }
+
+  /** Writes keysyms (0: none) for some keycodes with one XChangeKeyboardMapping over their range. */
+  private writeSlots(changes: ReadonlyMap<number, number>): void {
+    if (changes.size === 0) return;
+    const first = Math.min(...changes.keys());
+    const last = Math.max(...changes.keys());
+    const { min, per, keysyms } = this.readMapping();
+    const rows = new BigUint64Array((last - first + 1) * per);
+    for (let keycode = first; keycode <= last; keycode++) {
+      const change = changes.get(keycode);
+      for (let level = 0; level < per; level++) {
+        const keep = BigInt(keysyms[(keycode - min) * per + level] ?? 0);
+        rows[(keycode - first) * per + level] =
+          change === undefined ? keep : level < 2 && change !== 0 ? BigInt(change) : 0n;
+      }
     }
+    const c = this.connection;
+    c.checked('changing the keyboard mapping', () =>
+      c.xlib.XChangeKeyboardMapping(c.display, first, per, rows, last - first + 1),
+    );
   }
 
   private keysymOf(keysymName: string): number {
@@ -124,6 +162,7 @@ export class X11KeyboardDevice implements KeyboardDevice {
         `"${label}" is not on the keyboard layout and there is no spare keycode to map it to`,
       );
     }
+    this.pending.add(keysym);
     return { code: 0, label, keysym };
   }
 
@@ -159,7 +198,6 @@ export class X11KeyboardDevice implements KeyboardDevice {
     this.connection.drainEvents();
     if (!this.keymapStale) return;
     const { min, per, keysyms } = this.readMapping();
-    this.perKeycode = per;
     const spare = new Set(this.slots.map((slot) => slot.keycode));
     const map = new Map<number, { keycode: number; level: number }>();
     for (const level of reachableLevels) {
@@ -180,7 +218,7 @@ export class X11KeyboardDevice implements KeyboardDevice {
     this.spareFound = true;
     const { min, per, keysyms } = this.readMapping();
     // Keycodes with no keysym at all; take them from the top so ordinary keys keep their low codes.
-    for (let index = Math.floor(keysyms.length / per) - 1; index >= 0 && this.slots.length < 8; index--) {
+    for (let index = Math.floor(keysyms.length / per) - 1; index >= 0 && this.slots.length < 24; index--) {
       const row = keysyms.slice(index * per, index * per + per);
       if (row.every((keysym) => keysym === 0))
         this.slots.push({ keycode: min + index, keysym: undefined, lastUsed: 0 });
@@ -201,21 +239,10 @@ export class X11KeyboardDevice implements KeyboardDevice {
     const free = this.slots.find((slot) => slot.keysym === undefined);
     const slot = free ?? [...this.slots].sort((a, b) => a.lastUsed - b.lastUsed)[0];
     if (!slot) throw new InspectorError('unsupported', `"${label}" is not on the keyboard layout`);
-    this.writeMapping(slot.keycode, keysym);
+    this.writeSlots(new Map([[slot.keycode, keysym]]));
     slot.keysym = keysym;
     slot.lastUsed = ++this.useCounter;
     return slot.keycode;
-  }
-
-  private writeMapping(keycode: number, keysym: number): void {
-    const c = this.connection;
-    const per = Math.max(2, this.perKeycode || 2);
-    const row = new BigUint64Array(per);
-    if (keysym !== 0) {
-      row[0] = BigInt(keysym);
-      row[1] = BigInt(keysym);
-    }
-    c.checked(`mapping keycode ${keycode}`, () => c.xlib.XChangeKeyboardMapping(c.display, keycode, per, row, 1));
   }
 
   private scheduleRestore(): void {

@@ -118,7 +118,7 @@ describe('X11 pointer and keyboard (desktop)', () => {
     await keyboard.type('<Ctrl+a><Delete>');
     await keyboard.type('alpha beta');
     await textIs('alpha beta');
-    const entry = probe.ready.entry!;
+    const entry = (await probe.bounds()).entry!;
     // "alpha" starts at the entry's left padding; a point a little inside it is on the first word.
     await pointer.multiClick({ x: entry.x + 16, y: entry.y + entry.height / 2 }, 'left', 2);
     await keyboard.type('omega');

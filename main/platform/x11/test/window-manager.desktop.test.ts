@@ -136,7 +136,10 @@ describe('X11 window manager through EWMH (desktop, openbox)', () => {
   it('closes a window: the application quits', async () => {
     const exited = new Promise<number | null>((resolve) => second.child.once('exit', (code) => resolve(code)));
     await wm.close(secondId);
-    const code = await Promise.race([exited, sleep(3000).then(() => 'timeout' as const)]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 3000)));
+    const code = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
     assert.equal(code, 0);
     assert.ok(!(await wm.list()).some((w) => w.id === secondId));
     await assert.rejects(wm.bounds(secondId), { code: 'stale-node' });

@@ -23,7 +23,9 @@ function hasWindowManager(env: NodeJS.ProcessEnv): boolean {
 async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
-  await Promise.race([once(child, 'exit'), sleep(2000)]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([once(child, 'exit'), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+  clearTimeout(timer);
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
@@ -154,7 +156,12 @@ export class ProbeApp {
       if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`probe app: no matching event; got ${JSON.stringify(this.events)}`);
-      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), sleep(left)]);
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
     }
   }
 

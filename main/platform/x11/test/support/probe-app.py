@@ -39,6 +39,10 @@ window.add(box)
 window.connect("destroy", Gtk.main_quit)
 entry.connect("changed", lambda e: emit("text", text=e.get_text()))
 check.connect("toggled", lambda c: emit("check", active=c.get_active()))
+entry.connect(
+    "button-press-event",
+    lambda w, e: emit("press", kind=e.type.value_nick, time=e.time, x=e.x_root, y=e.y_root, button=e.button) and False,
+)
 
 
 def rect(widget):
