@@ -3,7 +3,7 @@ import { isBlacklisted, isVolatileValue, resolveConfig, type LocatorConfig } fro
 import { xpathString } from './quote.js';
 import { isApplication, type LocatorNode, type LocatorTree } from './tree.js';
 
-export type LocatorStrategy = 'id' | 'role-name' | 'role-attributes' | 'role' | 'scoped' | 'position';
+export type LocatorStrategy = 'id' | 'role-name' | 'role-attributes' | 'role' | 'content' | 'scoped' | 'position';
 
 export interface Locator {
   xpath: string;
@@ -26,6 +26,8 @@ interface Step {
   readonly preds: readonly string[];
   /** Positional predicate (its number is computed from the node). */
   readonly position: boolean;
+  /** A child that identifies an unnamed container: `Pane[Tree[@Name='Files']]`. */
+  readonly has?: { readonly child: LocatorNode; readonly key: string };
 }
 
 type Path = readonly Step[];
@@ -143,6 +145,16 @@ function roleKey(node: LocatorNode): string {
 function matchesTest(node: LocatorNode, step: Step): boolean {
   if (step.role && (node.role !== step.node.role || node.namespace !== step.node.namespace)) return false;
   for (const key of step.preds) if (node.attributes.get(key) !== step.node.attributes.get(key)) return false;
+  if (step.has) {
+    const { child, key } = step.has;
+    const value = child.attributes.get(key);
+    if (
+      !node.children.some(
+        (c) => c.role === child.role && c.namespace === child.namespace && c.attributes.get(key) === value,
+      )
+    )
+      return false;
+  }
   return true;
 }
 
@@ -194,7 +206,12 @@ export function renderStep(step: Step): string {
   const preds = step.preds.map((key) => `@${key}=${xpathString(step.node.attributes.get(key) ?? '')}`);
   const attributePart = preds.length > 0 ? `[${preds.join(' and ')}]` : '';
   const positionPart = step.position ? `[${positionOf(step.node, step)}]` : '';
-  return `${test}${attributePart}${positionPart}`;
+  const hasPart = step.has
+    ? `[${qualifiedRole(step.has.child.namespace, step.has.child.role)}[@${step.has.key}=${xpathString(
+        step.has.child.attributes.get(step.has.key) ?? '',
+      )}]]`
+    : '';
+  return `${test}${attributePart}${hasPart}${positionPart}`;
 }
 
 function renderPath(path: Path): string {
@@ -210,6 +227,7 @@ function classify(path: Path): LocatorStrategy {
   if (path.some((step) => step.position)) return 'position';
   if (path.length > 1) return 'scoped';
   const target = path[0]!;
+  if (target.has) return 'content';
   if (target.preds.includes('Id')) return 'id';
   if (target.preds.length === 1 && target.preds[0] === 'Name') return 'role-name';
   if (target.preds.length > 0) return 'role-attributes';
@@ -229,6 +247,8 @@ function reasonFor(path: Path, strategy: LocatorStrategy): string {
       return `the only ${role} with these values of ${attrs}`;
     case 'role':
       return `the only ${role} on the desktop`;
+    case 'content':
+      return `the only ${role} holding ${describeNode(target.has!.child)}`;
     case 'scoped':
       return `unique within ${describeNode(path[0]!.node)}${attrs ? ` by ${attrs}` : ''}`;
     case 'position': {
@@ -247,6 +267,7 @@ function scoreOf(path: Path, tree: LocatorTree): number {
   if (target.preds.includes('Id')) score -= 0;
   else if (target.preds.includes('Name')) score -= 10;
   else if (target.preds.length > 0) score -= 18;
+  else if (target.has) score -= target.has.key === 'Id' ? 20 : 24;
   else score -= 30;
   score -= Math.max(0, target.preds.length - 1) * 4;
   if (target.position) score -= 30;
@@ -257,6 +278,7 @@ function scoreOf(path: Path, tree: LocatorTree): number {
     else if (step.preds.includes('Name'))
       score -= topWindow && !isApplication(step.node) ? 8 : isApplication(step.node) ? 0 : 4;
     else if (step.preds.length > 0) score -= 6;
+    else if (step.has) score -= 8;
     else score -= 10;
     if (step.position) score -= 25;
   }
@@ -364,6 +386,18 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     if (top.preds.length < config.maxPredicates && !top.position) {
       for (let k = lastRank + 1; k < keys.length; k++) {
         replaceTop({ ...top, preds: [...top.preds, keys[k]!] }, superset);
+      }
+    }
+    if (!top.position && !top.has && top.preds.length === 0) {
+      // Unnamed containers are known by what they hold: a child with an Id or a stable name.
+      let tried = 0;
+      for (const child of top.node.children) {
+        if (tried >= 4) break;
+        const childKeys = index.usable(child);
+        const key = childKeys.includes('Id') ? 'Id' : childKeys.includes('Name') ? 'Name' : undefined;
+        if (!key) continue;
+        tried++;
+        replaceTop({ ...top, role: true, has: { child, key } }, superset);
       }
     }
     if (!top.position && positionAllowed(top.node, tree)) replaceTop({ ...top, position: true }, superset);
