@@ -112,6 +112,8 @@ export class DbusClient {
   callCount = 0;
   /** Tells whether the process behind a destination is stopped (set by the provider, which knows the PIDs). */
   isStopped: (destination: string) => boolean = () => true;
+  /** Called once when the connection is lost (not when closed on purpose). */
+  onClose: ((reason: string) => void) | undefined;
 
   private constructor(
     private readonly bus: DbusBus,
@@ -138,13 +140,21 @@ export class DbusClient {
         }
       }
     });
-    bus.on('error', () => {
+    const lost = () => {
+      if (!this.closed) this.onClose?.('the accessibility bus connection was lost');
       this.closed = true;
       for (const [serial, call] of this.inFlight) {
         delete this.internals._methodReturnHandlers[serial];
         call.pending.reject(new InspectorError('provider-unavailable', 'the accessibility bus connection was lost'));
       }
       this.inFlight.clear();
+    };
+    (bus as unknown as { _connection?: { on?(event: string, listener: () => void): void } })._connection?.on?.(
+      'end',
+      lost,
+    );
+    bus.on('error', () => {
+      lost();
     });
   }
 

@@ -72,6 +72,9 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
       bulkTimeoutMs: options.bulkTimeoutMs ?? Math.max(5000, callTimeout * 10),
     });
     this.excluded = new Set(options.excludeProcessIds ?? [process.pid]);
+    client.onClose = (reason) => {
+      if (!this.stopped) this.emit({ kind: 'TreeInvalidated', reason });
+    };
     client.isStopped = (destination) => {
       const pid = this.apps.get(destination)?.app.processId;
       return pid === undefined ? true : isProcessStopped(pid);
@@ -327,10 +330,30 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         }
         return;
       }
-      case 'cache-add':
-      case 'cache-remove':
-        // Structure comes with children-changed; the cache signals only confirm it.
+      case 'cache-add': {
+        // Usually announced by children-changed as well: only act when it tells something new.
+        if (this.store.get(change.target) || !change.parent) return;
+        const parent = this.store.get(change.parent);
+        if (!parent || parent.children === undefined) return;
+        parent.children = undefined;
+        this.nodes.get(parent)?.invalidate();
+        parent.stale = false;
+        this.emit({ kind: 'NodeAdded', runtimeId: change.target, parentRuntimeId: parent.key });
         return;
+      }
+      case 'cache-remove': {
+        const data = this.store.get(change.target);
+        if (!data) return;
+        const parent = data.parentKey ? this.store.get(data.parentKey) : undefined;
+        this.store.removeSubtree(data.key);
+        if (parent) {
+          parent.children = undefined;
+          this.nodes.get(parent)?.invalidate();
+          parent.stale = false;
+        }
+        this.emit({ kind: 'NodeRemoved', runtimeId: data.key, ...(parent ? { parentRuntimeId: parent.key } : {}) });
+        return;
+      }
     }
   }
 
