@@ -72,6 +72,8 @@ export const DEFAULT_BLACKLIST: readonly (string | RegExp)[] = [
   /NRows|NColumns/,
   'SupportedPatterns',
   'Technology',
+  // The role is the step's name test already; `[@Role='Panel']` on `Panel` adds nothing.
+  'Role',
   'native:Accessible.Name',
   'native:Accessible.Attributes',
   'native:Action.Names',
