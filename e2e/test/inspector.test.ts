@@ -250,6 +250,7 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
     const panel = page.getByRole('region', { name: 'Export' });
     const locators = panel.getByRole('list', { name: 'Locators' }).getByRole('listitem');
     const message = panel.locator('.error, .muted');
+    await panel.getByRole('button', { name: 'Find locators' }).click();
     await Promise.race([locators.first().waitFor({ timeout: 20000 }), message.first().waitFor({ timeout: 20000 })]);
     if ((await locators.count()) > 0) {
       const xpath = (await locators.first().locator('code').textContent()) ?? '';

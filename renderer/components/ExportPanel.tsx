@@ -6,25 +6,47 @@ import { copyText } from './clipboard.js';
 
 /** The ranked locators of the selected node, each copied with one click. */
 export function ExportPanel() {
-  const { details, api, session, xpath } = useStores();
+  const { details, api, session, xpath, settings } = useStores();
   const node = useSlice(details, (s) => s.node);
   const available = useSlice(session, (s) => s.info?.features.locators ?? false);
+  const auto = useSlice(settings, (s) => s.autoLocators);
   const [locators, setLocators] = useState<Locator[]>([]);
   const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [requested, setRequested] = useState<string | undefined>();
 
+  // Locators are computed on demand (they verify candidates against the whole tree, which can take long on big
+  // trees); with "auto" they follow the selection once it has rested for a moment.
   useEffect(() => {
     setLocators([]);
     setError(undefined);
-    if (!node || !available) return;
+    setRequested(undefined);
+    if (!node || !available || !auto) return;
+    const timer = setTimeout(() => setRequested(node.runtimeId), 600);
+    return () => clearTimeout(timer);
+  }, [node, available, auto]);
+
+  useEffect(() => {
+    if (!requested) return;
     let live = true;
-    api.locators(node.runtimeId).then(
-      (found) => live && setLocators(found),
-      (e: unknown) => live && setError(asApiError(e).message),
+    setBusy(true);
+    api.locators(requested).then(
+      (found) => {
+        if (!live) return;
+        setLocators(found);
+        setBusy(false);
+        if (found.length === 0) setError('No locator identifies this node');
+      },
+      (e: unknown) => {
+        if (!live) return;
+        setError(asApiError(e).message);
+        setBusy(false);
+      },
     );
     return () => {
       live = false;
     };
-  }, [node, available, api]);
+  }, [requested, api]);
 
   const copy = (text: string) =>
     void copyText(text).then(
@@ -36,6 +58,23 @@ export function ExportPanel() {
     <section className="export-panel" aria-label="Export">
       <h2 className="panel-title">Export</h2>
       {!available ? <p className="muted">This host does not generate locators.</p> : null}
+      <div className="toolbar-inline">
+        <button
+          type="button"
+          disabled={!node || !available || busy}
+          onClick={() => node && setRequested(node.runtimeId)}
+        >
+          {busy ? 'Finding locators…' : 'Find locators'}
+        </button>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={auto}
+            onChange={(e) => settings.getState().update({ autoLocators: e.target.checked })}
+          />
+          follow the selection
+        </label>
+      </div>
       {error ? <p className="error">{error}</p> : null}
       <ol className="locators" aria-label="Locators">
         {locators.map((locator, i) => (

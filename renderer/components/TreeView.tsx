@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 import { nodeLabel } from '../api/types.js';
 import { useSlice, useStores } from '../app-context.js';
+import type { TreeRow } from '../stores/tree-store.js';
 import { roleFamily, roleGlyph } from '../model/roles.js';
 
 export const ROW_HEIGHT = 22;
@@ -43,6 +44,14 @@ export function TreeView() {
   };
 
   const selectedRow = selectedIndex >= 0 ? rows[selectedIndex] : undefined;
+  const onSelect = useCallback(
+    (id: string) => {
+      tree.getState().select(id);
+      parentRef.current?.focus();
+    },
+    [tree],
+  );
+  const onToggle = useCallback((id: string) => void tree.getState().toggle(id), [tree]);
 
   return (
     <div className="tree-panel">
@@ -85,64 +94,16 @@ export function TreeView() {
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (!row) return null;
-            const label = nodeLabel(row.node);
-            const selected = row.id === selectedId;
-            const family = roleFamily(row.node.role);
             return (
-              <div
+              <TreeRowView
                 key={item.key}
-                id={`treeitem-${item.index}`}
-                role="treeitem"
-                aria-level={row.level}
-                aria-expanded={row.expanded}
-                aria-selected={selected}
-                aria-setsize={row.setSize}
-                aria-posinset={row.posInSet}
-                aria-label={label}
-                aria-description={row.node.stale ? 'stale: this node no longer exists' : undefined}
-                aria-busy={row.loading || undefined}
-                data-runtime-id={row.id}
-                className={`row${selected ? ' selected' : ''}${row.node.stale ? ' stale' : ''}`}
-                style={{
-                  transform: `translateY(${item.start}px)`,
-                  height: ROW_HEIGHT,
-                  paddingLeft: (row.level - 1) * 14 + 4,
-                }}
-                onClick={() => {
-                  tree.getState().select(row.id);
-                  parentRef.current?.focus();
-                }}
-                onDoubleClick={() => row.expanded !== undefined && void tree.getState().toggle(row.id)}
-                onMouseEnter={() => undefined}
-              >
-                <span
-                  className="twisty"
-                  aria-hidden="true"
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    if (row.expanded !== undefined) void tree.getState().toggle(row.id);
-                  }}
-                >
-                  {row.expanded === undefined ? '' : row.loading ? '◌' : row.expanded ? '▾' : '▸'}
-                </span>
-                <span className={`icon fam-${family}`} aria-hidden="true">
-                  {roleGlyph(row.node.role)}
-                </span>
-                <span className="label">
-                  <span className="role">{label.split(' "')[0]}</span>
-                  {row.node.name ? <span className="name"> "{row.node.name}"</span> : null}
-                </span>
-                {row.node.stale ? (
-                  <span className="badge stale-badge" aria-hidden="true">
-                    stale
-                  </span>
-                ) : null}
-                {row.error ? (
-                  <span className="badge error-badge" title={row.error} aria-hidden="true">
-                    !
-                  </span>
-                ) : null}
-              </div>
+                row={row}
+                index={item.index}
+                start={item.start}
+                selected={row.id === selectedId}
+                onSelect={onSelect}
+                onToggle={onToggle}
+              />
             );
           })}
         </div>
@@ -168,3 +129,70 @@ function TreeFooter({ onHighlight }: { onHighlight: () => void }) {
     </div>
   );
 }
+
+/** One row; memoized so that scrolling re-renders only the rows that come into view. */
+const TreeRowView = memo(function TreeRowView({
+  row,
+  index,
+  start,
+  selected,
+  onSelect,
+  onToggle,
+}: {
+  row: TreeRow;
+  index: number;
+  start: number;
+  selected: boolean;
+  onSelect: (id: string) => void;
+  onToggle: (id: string) => void;
+}) {
+  const label = nodeLabel(row.node);
+  const family = roleFamily(row.node.role);
+  return (
+    <div
+      id={`treeitem-${index}`}
+      role="treeitem"
+      aria-level={row.level}
+      aria-expanded={row.expanded}
+      aria-selected={selected}
+      aria-setsize={row.setSize}
+      aria-posinset={row.posInSet}
+      aria-label={label}
+      aria-description={row.node.stale ? 'stale: this node no longer exists' : undefined}
+      aria-busy={row.loading || undefined}
+      data-runtime-id={row.id}
+      className={`row${selected ? ' selected' : ''}${row.node.stale ? ' stale' : ''}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT, paddingLeft: (row.level - 1) * 14 + 4 }}
+      onClick={() => onSelect(row.id)}
+      onDoubleClick={() => row.expanded !== undefined && onToggle(row.id)}
+    >
+      <span
+        className="twisty"
+        aria-hidden="true"
+        onClick={(e) => {
+          e.stopPropagation();
+          if (row.expanded !== undefined) onToggle(row.id);
+        }}
+      >
+        {row.expanded === undefined ? '' : row.loading ? '◌' : row.expanded ? '▾' : '▸'}
+      </span>
+      <span className={`icon fam-${family}`} aria-hidden="true">
+        {roleGlyph(row.node.role)}
+      </span>
+      <span className="label">
+        <span className="role">{label.split(' "')[0]}</span>
+        {row.node.name ? <span className="name"> "{row.node.name}"</span> : null}
+      </span>
+      {row.node.stale ? (
+        <span className="badge stale-badge" aria-hidden="true">
+          stale
+        </span>
+      ) : null}
+      {row.error ? (
+        <span className="badge error-badge" title={row.error} aria-hidden="true">
+          !
+        </span>
+      ) : null}
+    </div>
+  );
+});

@@ -14,6 +14,8 @@ export interface Settings {
   liveEvaluate: boolean;
   xpathHistory: string[];
   lastExpression: string;
+  /** Compute locators for every selected node (off: on demand). */
+  autoLocators: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -23,6 +25,7 @@ export const DEFAULT_SETTINGS: Settings = {
   liveEvaluate: true,
   xpathHistory: [],
   lastExpression: '',
+  autoLocators: false,
 };
 
 export interface SettingsActions {
