@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { registerServe } from '../../hosts/browser/command.js';
+import { registerHighlight } from './highlight.js';
+import { registerKeyboard } from './keyboard.js';
 import { registerLocate } from './locate.js';
+import { registerPick } from './pick.js';
+import { registerPointer } from './pointer.js';
+import { registerScreenshot } from './screenshot.js';
+import { registerFocus, registerWindow } from './window.js';
 
 /**
  * Commands contributed by other parts (platform devices, locators, the browser host) register here, one line each,
@@ -8,5 +14,12 @@ import { registerLocate } from './locate.js';
  */
 export function registerExtraCommands(program: Command): void {
   registerLocate(program);
+  registerHighlight(program);
+  registerScreenshot(program);
+  registerPointer(program);
+  registerKeyboard(program);
+  registerWindow(program);
+  registerFocus(program);
+  registerPick(program);
   registerServe(program);
 }

@@ -101,7 +101,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
       down = true;
       try {
         await highlight.clear();
-        keyboard?.releaseAll();
+        // Keys pressed on purpose (`keyboard press <Shift>`) stay down; only borrowed keycodes are given back.
         keyboard?.restoreSlots();
       } finally {
         connection.close();

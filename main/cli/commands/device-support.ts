@@ -1,0 +1,130 @@
+import '../../platform/index.js';
+import { InspectorError } from '../../../shared/model/errors.js';
+import type { Point, Rect } from '../../../shared/model/values.js';
+import { AttributeNames } from '../../../shared/model/attributes.js';
+import type { RuntimeNode } from '../../runtime/node.js';
+import type { PlatformBundle } from '../../runtime/platform.js';
+import { selectPlatformFactory } from '../../runtime/registry.js';
+import { openSession, type CliSession, type RuntimeCliOptions } from '../session.js';
+
+/** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
+
+export interface DeviceSession {
+  platform: PlatformBundle;
+  /** Present when the command named elements by XPath (the tree was opened). */
+  tree: CliSession | undefined;
+  close(): Promise<void>;
+}
+
+/** The platform alone (fast: no providers, no XPath worker), or the whole runtime when elements are named. */
+export async function openDevices(options: RuntimeCliOptions, needTree: boolean): Promise<DeviceSession> {
+  if (needTree) {
+    const tree = await openSession(options);
+    const platform = tree.runtime.platform;
+    if (!platform) {
+      await tree.close();
+      throw new InspectorError('provider-unavailable', 'no platform backend serves this session (is DISPLAY set?)');
+    }
+    return { platform, tree, close: () => tree.close() };
+  }
+  const onlyMock = (options.provider ?? []).length > 0 && (options.provider ?? []).every((id) => id === 'mock');
+  const backend = options.platform ?? (options.mockFile || onlyMock ? 'mock' : undefined);
+  const config = {
+    env: process.env,
+    ...(backend && backend !== 'none' ? { backend } : {}),
+    ...(options.mockFile ? { mockFile: options.mockFile } : {}),
+  };
+  const factory = backend === 'none' ? undefined : selectPlatformFactory(config);
+  if (!factory) {
+    throw new InspectorError('provider-unavailable', 'no platform backend serves this session (is DISPLAY set?)');
+  }
+  const platform = await factory.create(config);
+  return { platform, tree: undefined, close: () => platform.shutdown() };
+}
+
+type DeviceName = 'pointer' | 'keyboard' | 'screenshot' | 'highlight' | 'windowManager' | 'desktopInfo';
+
+/** A device of the bundle, or an error that says why the platform cannot offer it. */
+export function device<K extends DeviceName>(platform: PlatformBundle, name: K): NonNullable<PlatformBundle[K]> {
+  const found = platform[name];
+  if (found) return found as NonNullable<PlatformBundle[K]>;
+  const reason = platform.unavailable.find((entry) => entry.device === name)?.reason;
+  throw new InspectorError('unsupported', `the ${platform.id} platform has no ${name}${reason ? `: ${reason}` : ''}`);
+}
+
+function numbers(value: string, count: number, what: string, example: string): number[] {
+  const parts = value.split(',').map((part) => part.trim());
+  const parsed = parts.map(Number);
+  if (parts.length !== count || parsed.some((n) => !Number.isFinite(n) || parts.some((p) => p === ''))) {
+    throw new InspectorError('usage', `${what} must be ${example}, got "${value}"`);
+  }
+  return parsed;
+}
+
+export function parsePoint(value: string): Point {
+  const [x, y] = numbers(value, 2, 'a point', 'x,y (e.g. 100,200)');
+  return { x: x!, y: y! };
+}
+
+export function parseRect(value: string): Rect {
+  const [x, y, width, height] = numbers(value, 4, 'a rectangle', 'x,y,width,height (e.g. 10,20,300,40)');
+  if (width! <= 0 || height! <= 0)
+    throw new InspectorError('usage', `a rectangle needs a positive size, got "${value}"`);
+  return { x: x!, y: y!, width: width!, height: height! };
+}
+
+export function collectRects(value: string, previous: Rect[] | undefined): Rect[] {
+  return [...(previous ?? []), parseRect(value)];
+}
+
+export function parseDuration(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InspectorError('usage', `--duration must be milliseconds, got "${value}"`);
+  return Number(value);
+}
+
+/** The elements an XPath selects (nodes only); none is an error naming the expression. */
+export async function nodesFor(tree: CliSession, xpath: string): Promise<RuntimeNode[]> {
+  const { items } = await tree.xpath.evaluate(xpath);
+  const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+  if (nodes.length === 0) throw new InspectorError('action-failed', `no element matches ${xpath}`);
+  return nodes;
+}
+
+export async function boundsOf(node: RuntimeNode): Promise<Rect | undefined> {
+  const entry = await node.attribute('control', AttributeNames.Bounds).catch(() => undefined);
+  return entry?.value.type === 'Rect' ? entry.value.value : undefined;
+}
+
+/** Where a pointer action on an element lands: its ActivationPoint, else the centre of its Bounds. */
+export async function pointOf(node: RuntimeNode): Promise<Point> {
+  const activation = await node.attribute('control', AttributeNames.ActivationPoint).catch(() => undefined);
+  if (activation?.value.type === 'Point') return activation.value.value;
+  const bounds = await boundsOf(node);
+  if (!bounds) throw new InspectorError('unsupported', `${node.describe()} has no bounds to act on`);
+  return { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
+}
+
+/** The process id of an element: its own ProcessId attribute or the nearest ancestor's. */
+export async function processIdOf(node: RuntimeNode): Promise<number | undefined> {
+  for (let current: RuntimeNode | undefined = node; current; current = current.parent) {
+    const entry = await current.attribute('control', AttributeNames.ProcessId).catch(() => undefined);
+    if (entry && (entry.value.type === 'Integer' || entry.value.type === 'Number')) return entry.value.value;
+  }
+  return undefined;
+}
+
+export const formatRect = (r: Rect) => `${r.x},${r.y},${r.width},${r.height}`;
+export const formatPoint = (p: Point) => `${Math.round(p.x * 100) / 100},${Math.round(p.y * 100) / 100}`;
+
+/** Resolves once the process is asked to stop (Ctrl-C, SIGTERM). */
+export function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}

@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../../shared/model/errors.js';
+import type { Rect } from '../../../shared/model/values.js';
+import { addRuntimeOptions } from '../options.js';
+import type { RuntimeCliOptions } from '../session.js';
+import {
+  boundsOf,
+  collectRects,
+  device,
+  formatRect,
+  nodesFor,
+  openDevices,
+  parseDuration,
+  untilInterrupted,
+} from './device-support.js';
+
+interface HighlightOptions extends RuntimeCliOptions {
+  rect?: Rect[];
+  duration?: number;
+}
+
+export function registerHighlight(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('highlight')
+      .description('outline elements (or rectangles) on screen; lives until the highlight is cleared')
+      .argument('[xpath]', 'elements to outline (their Bounds)')
+      .option('--rect <x,y,w,h>', 'a desktop rectangle to outline (repeatable)', collectRects)
+      .option('--duration <ms>', 'clear after this many milliseconds (default: until Ctrl-C)', parseDuration),
+  ).action(async (xpath: string | undefined, options: HighlightOptions) => {
+    if (!xpath && !options.rect?.length) throw new InspectorError('usage', 'highlight needs an <xpath> or --rect');
+    const session = await openDevices(options, Boolean(xpath));
+    try {
+      const rects = [...(options.rect ?? [])];
+      if (xpath) {
+        for (const node of await nodesFor(session.tree!, xpath)) {
+          const bounds = await boundsOf(node);
+          if (bounds && bounds.width > 0 && bounds.height > 0) rects.push(bounds);
+        }
+        if (rects.length === 0) throw new InspectorError('action-failed', `no element of ${xpath} has bounds`);
+      }
+      const highlight = device(session.platform, 'highlight');
+      await highlight.highlight({ rects, ...(options.duration !== undefined ? { durationMs: options.duration } : {}) });
+      for (const rect of rects) process.stdout.write(`${formatRect(rect)}\n`);
+      if (options.duration !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, options.duration));
+      } else {
+        process.stderr.write('highlighting; press Ctrl-C to clear\n');
+        await untilInterrupted();
+      }
+      await highlight.clear();
+    } finally {
+      await session.close();
+    }
+  });
+}

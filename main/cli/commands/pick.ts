@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import type { Point } from '../../../shared/model/values.js';
+import { providerNodesAtPoint } from '../../runtime/element-at-point.js';
+import type { RuntimeNode } from '../../runtime/node.js';
+import type { ProviderNode } from '../../runtime/provider.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { addRuntimeOptions, parseAttrs, writeStats } from '../options.js';
+import { nodeJson, textLine, type AttributeSelection } from '../serialize.js';
+import type { RuntimeCliOptions } from '../session.js';
+import { openDevices, parsePoint } from './device-support.js';
+
+interface PickOptions extends RuntimeCliOptions {
+  at: Point;
+  all?: boolean;
+  format: 'text' | 'json';
+  attrs: AttributeSelection;
+  stats?: boolean;
+}
+
+/** Turns a provider chain (window first) into runtime nodes by walking down from the desktop. */
+async function resolveChain(runtime: Runtime, chain: readonly ProviderNode[]): Promise<RuntimeNode[]> {
+  const [top, ...rest] = chain;
+  if (!top) return [];
+  await runtime.desktop.children();
+  let current = runtime.node(top.runtimeId);
+  if (!current) return [];
+  const out = [current];
+  for (const next of rest) {
+    const children: readonly RuntimeNode[] = await current.children().catch((): readonly RuntimeNode[] => []);
+    const child: RuntimeNode | undefined = children.find((candidate) => candidate.runtimeId === next.runtimeId);
+    if (!child) break;
+    out.push(child);
+    current = child;
+  }
+  return out;
+}
+
+export function registerPick(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('pick')
+      .description('the element at a desktop point: the deepest element of the topmost window there')
+      .requiredOption('--at <x,y>', 'desktop point', parsePoint)
+      .option('--all', 'every candidate under the point: each window topmost first, each element deepest first')
+      .option('--format <format>', 'text or json', 'text')
+      .option('--attrs <set>', 'attributes in JSON: none, default or all', parseAttrs, 'all')
+      .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
+  ).action(async (options: PickOptions) => {
+    const session = await openDevices(options, true);
+    try {
+      const runtime = session.tree!.runtime;
+      const started = performance.now();
+      const fetchedBefore = runtime.nodesFetched;
+      const hits = await providerNodesAtPoint(runtime.platform?.windowManager, runtime.providers, options.at, {
+        all: Boolean(options.all),
+      });
+      const nodes: RuntimeNode[] = [];
+      for (const hit of hits) {
+        const chain = (await resolveChain(runtime, [...hit.nodes].reverse())).reverse();
+        nodes.push(...(options.all ? chain : chain.slice(0, 1)));
+        if (!options.all && nodes.length > 0) break;
+      }
+      const evalMs = performance.now() - started;
+      if (options.format === 'json') {
+        const select = { attrs: options.attrs, includeRuntimeId: false };
+        const out = await Promise.all(nodes.map(async (node) => ({ type: 'node', ...(await nodeJson(node, select)) })));
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      } else {
+        for (const node of nodes) process.stdout.write(`${textLine(node)}\n`);
+      }
+      if (options.stats)
+        writeStats({ evalMs, nodesFetched: runtime.nodesFetched - fetchedBefore, results: nodes.length });
+    } finally {
+      await session.close();
+    }
+  });
+}

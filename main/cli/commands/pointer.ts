@@ -1,0 +1,102 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../../shared/model/errors.js';
+import type { Point } from '../../../shared/model/values.js';
+import { PointerController } from '../../runtime/input/pointer.js';
+import { motionModes, type MotionMode, type PointerOverrides } from '../../runtime/input/pointer-motion.js';
+import type { PointerButton } from '../../runtime/platform.js';
+import { addRuntimeOptions } from '../options.js';
+import type { RuntimeCliOptions } from '../session.js';
+import { device, formatPoint, nodesFor, openDevices, parsePoint, pointOf } from './device-support.js';
+
+const actions = ['move', 'click', 'double-click', 'press', 'release', 'scroll', 'drag', 'position'] as const;
+type PointerAction = (typeof actions)[number];
+
+interface PointerOptions extends RuntimeCliOptions {
+  at?: Point;
+  to?: Point;
+  button: PointerButton;
+  delta: Point;
+  motion?: MotionMode;
+  format: 'text' | 'json';
+}
+
+function parseButton(value: string): PointerButton {
+  if (value !== 'left' && value !== 'middle' && value !== 'right') {
+    throw new InspectorError('usage', `--button must be left, middle or right, got "${value}"`);
+  }
+  return value;
+}
+
+function parseMotion(value: string): MotionMode {
+  if (!motionModes.includes(value as MotionMode)) {
+    throw new InspectorError('usage', `--motion must be one of ${motionModes.join(', ')}, got "${value}"`);
+  }
+  return value as MotionMode;
+}
+
+export function registerPointer(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('pointer')
+      .description(
+        'move, click, press, release, scroll or drag the pointer at an element or a point; or print where it is',
+      )
+      .argument('<action>', actions.join(', '))
+      .argument('[xpath]', 'element to act on (its ActivationPoint or the centre of its Bounds)')
+      .option('--at <x,y>', 'desktop point to act on instead of an element', parsePoint)
+      .option('--to <x,y>', 'drag: where to release', parsePoint)
+      .option('--button <button>', 'left, middle or right', parseButton, 'left')
+      .option('--delta <dx,dy>', 'scroll: wheel steps (positive: right, down)', parsePoint, { x: 0, y: 3 })
+      .option('--motion <mode>', `path of the move: ${motionModes.join(', ')}`, parseMotion)
+      .option('--format <format>', 'position: text or json', 'text'),
+  ).action(async (action: string, xpath: string | undefined, options: PointerOptions) => {
+    if (!actions.includes(action as PointerAction)) {
+      throw new InspectorError('usage', `pointer action must be one of ${actions.join(', ')}, got "${action}"`);
+    }
+    if (xpath && options.at) throw new InspectorError('usage', 'give either an <xpath> or --at, not both');
+    const needsTarget = action !== 'position' && action !== 'release' && action !== 'scroll';
+    if (needsTarget && !xpath && !options.at)
+      throw new InspectorError('usage', `pointer ${action} needs an <xpath> or --at x,y`);
+    if (action === 'drag' && !options.to) throw new InspectorError('usage', 'pointer drag needs --to x,y');
+    const session = await openDevices(options, Boolean(xpath));
+    try {
+      const pointer = new PointerController(device(session.platform, 'pointer'));
+      const target = xpath ? await pointOf((await nodesFor(session.tree!, xpath))[0]!) : options.at;
+      const overrides: PointerOverrides = options.motion ? { motion: options.motion } : {};
+      switch (action as PointerAction) {
+        case 'position': {
+          const position = await pointer.position();
+          process.stdout.write(
+            options.format === 'json' ? `${JSON.stringify(position)}\n` : `${formatPoint(position)}\n`,
+          );
+          return;
+        }
+        case 'move':
+          await pointer.moveTo(target!, overrides);
+          break;
+        case 'click':
+          await pointer.click(target, options.button, overrides);
+          break;
+        case 'double-click':
+          await pointer.multiClick(target, options.button, 2, overrides);
+          break;
+        case 'press':
+          await pointer.press(target, options.button, overrides);
+          break;
+        case 'release':
+          if (target) await pointer.moveTo(target, overrides);
+          await pointer.release(options.button, overrides);
+          break;
+        case 'scroll':
+          await pointer.scroll(options.delta, target, overrides);
+          break;
+        case 'drag':
+          await pointer.drag(target!, options.to!, options.button, overrides);
+          break;
+      }
+      process.stdout.write(`${action}${target ? ` ${formatPoint(target)}` : ''}\n`);
+    } finally {
+      await session.close();
+    }
+  });
+}

@@ -1,0 +1,134 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../../shared/model/errors.js';
+import type { WindowInfo, WindowManager } from '../../runtime/platform.js';
+import type { RuntimeNode } from '../../runtime/node.js';
+import { addRuntimeOptions } from '../options.js';
+import type { RuntimeCliOptions } from '../session.js';
+import { boundsOf, device, formatRect, nodesFor, openDevices, processIdOf } from './device-support.js';
+
+interface WindowOptions extends RuntimeCliOptions {
+  list?: boolean;
+  activate?: boolean;
+  minimize?: boolean;
+  maximize?: boolean;
+  restore?: boolean;
+  close?: boolean;
+  move?: [string, string];
+  resize?: [string, string];
+  format: 'text' | 'json';
+}
+
+function windowLine(window: WindowInfo): string {
+  const pid = window.processId !== undefined ? ` pid=${window.processId}` : '';
+  return `0x${window.id.toString(16)}${pid} "${window.name}" ${formatRect(window.bounds)}${window.isActive ? ' active' : ''}`;
+}
+
+/** The top-level window an element lives in, from its process id, name and bounds (PlatynUI §8, X11). */
+async function windowOf(wm: WindowManager, node: RuntimeNode): Promise<number> {
+  const processId = await processIdOf(node);
+  const bounds = await boundsOf(node);
+  const id = await wm.resolveWindow({
+    ...(processId !== undefined ? { processId } : {}),
+    name: node.name,
+    ...(bounds ? { bounds } : {}),
+  });
+  if (id === undefined) throw new InspectorError('action-failed', `no top-level window found for ${node.describe()}`);
+  return id;
+}
+
+function integer(value: string, what: string): number {
+  if (!/^-?\d+$/.test(value)) throw new InspectorError('usage', `${what} must be an integer, got "${value}"`);
+  return Number(value);
+}
+
+export function registerWindow(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('window')
+      .description('list or act on the top-level windows of elements (all windows with --list and no xpath)')
+      .argument('[xpath]', 'elements whose windows to act on')
+      .option('--list', 'print the windows (id, pid, name, bounds, active)')
+      .option('--activate', 'bring the window to the front and focus it')
+      .option('--minimize', 'minimize the window')
+      .option('--maximize', 'maximize the window')
+      .option('--restore', 'restore a minimized or maximized window')
+      .option('--close', 'ask the window to close')
+      .option('--move <x y...>', 'move the window (client area) to x y')
+      .option('--resize <w h...>', 'resize the window (client area) to w h')
+      .option('--format <format>', 'text or json', 'text'),
+  ).action(async (xpath: string | undefined, options: WindowOptions) => {
+    const chosen = ['list', 'activate', 'minimize', 'maximize', 'restore', 'close', 'move', 'resize'].filter(
+      (key) => options[key as keyof WindowOptions] !== undefined,
+    );
+    if (chosen.length !== 1) {
+      throw new InspectorError(
+        'usage',
+        'window needs exactly one of --list --activate --minimize --maximize --restore --close --move --resize',
+      );
+    }
+    if (!xpath && !options.list) throw new InspectorError('usage', `window --${chosen[0]} needs an <xpath>`);
+    const pair = (values: string[] | undefined, what: string): [number, number] => {
+      if (!values || values.length !== 2) throw new InspectorError('usage', `--${what} needs two numbers`);
+      return [integer(values[0]!, what), integer(values[1]!, what)];
+    };
+    const session = await openDevices(options, Boolean(xpath));
+    try {
+      const wm = device(session.platform, 'windowManager');
+      const all = await wm.list();
+      let ids: number[];
+      if (xpath) {
+        ids = [];
+        for (const node of await nodesFor(session.tree!, xpath)) {
+          const id = await windowOf(wm, node);
+          if (!ids.includes(id)) ids.push(id);
+        }
+      } else ids = all.map((w) => w.id);
+      if (options.list) {
+        const windows = ids.map((id) => all.find((w) => w.id === id)).filter((w): w is WindowInfo => w !== undefined);
+        if (options.format === 'json') process.stdout.write(`${JSON.stringify(windows, null, 2)}\n`);
+        else for (const window of windows) process.stdout.write(`${windowLine(window)}\n`);
+        return;
+      }
+      for (const id of ids) {
+        if (options.activate) await wm.activate(id);
+        else if (options.minimize) await wm.minimize(id);
+        else if (options.maximize) await wm.maximize(id);
+        else if (options.restore) await wm.restore(id);
+        else if (options.close) await wm.close(id);
+        else if (options.move) await wm.move(id, ...pair(options.move as string[], 'move'));
+        else if (options.resize) {
+          const [w, h] = pair(options.resize as string[], 'resize');
+          if (w <= 0 || h <= 0) throw new InspectorError('usage', '--resize needs a positive width and height');
+          await wm.resize(id, w, h);
+        }
+        const after = options.close ? undefined : (await wm.list()).find((w) => w.id === id);
+        process.stdout.write(after ? `${windowLine(after)}\n` : `0x${id.toString(16)} closed\n`);
+      }
+    } finally {
+      await session.close();
+    }
+  });
+}
+
+export function registerFocus(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('focus')
+      .description('give an element the keyboard focus (its window is activated first)')
+      .argument('<xpath>', 'the element to focus'),
+  ).action(async (xpath: string, options: RuntimeCliOptions) => {
+    const session = await openDevices(options, true);
+    try {
+      const node = (await nodesFor(session.tree!, xpath))[0]!;
+      const wm = session.platform.windowManager;
+      if (wm) {
+        const id = await windowOf(wm, node).catch(() => undefined);
+        if (id !== undefined) await wm.activate(id);
+      }
+      await node.performAction({ action: 'focus' });
+      process.stdout.write(`focused ${node.describe()}\n`);
+    } finally {
+      await session.close();
+    }
+  });
+}
