@@ -48,6 +48,19 @@ function optional<T>(
   return undefined;
 }
 
+/**
+ * This process and those named in PLATYNUI_EXCLUDE_PIDS (comma-separated): their windows are never picked, so the
+ * inspector does not find itself (the Electron shell runs the runtime in a utility process and names its main one).
+ */
+export function ownProcessIds(env: PlatformConfig['env']): Set<number> {
+  const ids = new Set([process.pid]);
+  for (const part of (env.PLATYNUI_EXCLUDE_PIDS ?? '').split(',')) {
+    const id = Number(part.trim());
+    if (Number.isInteger(id) && id > 0) ids.add(id);
+  }
+  return ids;
+}
+
 /** Builds the X11 devices of one runtime, all on one X connection. */
 export async function createX11Platform(config: PlatformConfig): Promise<PlatformBundle> {
   const session = detectSession(config.env);
@@ -81,7 +94,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
   const desktopInfo = new X11DesktopInfoDevice(connection, randr);
   const desktopBounds = () => desktopInfo.bounds();
   const highlight = new X11HighlightDevice(connection, shape, desktopBounds);
-  const windowManager = new X11WindowManager(connection, () => highlight.ownWindows());
+  const windowManager = new X11WindowManager(connection, () => highlight.ownWindows(), ownProcessIds(config.env));
   const keyboard = xtest ? new X11KeyboardDevice(connection, xtest) : undefined;
   const pointer = xtest ? new X11PointerDevice(connection, xtest) : undefined;
   let down = false;

@@ -27,6 +27,8 @@ export class X11WindowManager implements WindowManager {
     private readonly connection: X11Connection,
     /** Windows of this process (highlight overlays) that must never be picked. */
     private readonly ownWindows: () => ReadonlySet<number> = () => new Set(),
+    /** Processes whose windows picking skips: this one, plus e.g. the Electron main process of the inspector. */
+    private readonly ownProcessIds: ReadonlySet<number> = new Set([process.pid]),
   ) {}
 
   /** Whether the window manager announces an EWMH feature in _NET_SUPPORTED. */
@@ -87,7 +89,7 @@ export class X11WindowManager implements WindowManager {
       const entry = entries[i]!;
       if (own.has(entry.frame) || own.has(entry.client)) continue;
       const info = this.info(entry.client, active);
-      if (!info || info.processId === process.pid) continue;
+      if (!info || (info.processId !== undefined && this.ownProcessIds.has(info.processId))) continue;
       out.push(info);
     }
     return out;

@@ -87,6 +87,22 @@ describe('X11 window manager through EWMH (desktop, openbox)', () => {
     assert.ok(!onlyFirst.some((w) => w.id === secondId));
   });
 
+  it('leaves the windows of excluded processes (the inspector itself) out of picking', async () => {
+    const excluding = await createX11Platform({ env: { ...desktop.env, PLATYNUI_EXCLUDE_PIDS: String(first.pid) } });
+    try {
+      const point = { x: 300, y: 250 };
+      const stack = await excluding.windowManager!.windowsAtPoint(point);
+      assert.ok(!stack.some((w) => w.id === firstId));
+      assert.ok(stack.some((w) => w.id === secondId));
+      assert.ok(
+        (await excluding.windowManager!.list()).some((w) => w.id === firstId),
+        'still listed',
+      );
+    } finally {
+      await excluding.shutdown();
+    }
+  });
+
   it('moves and resizes a window (checked with xwininfo)', async () => {
     await wm.move(firstId, 420, 260);
     let seen = xwininfo(firstId, desktop.env);

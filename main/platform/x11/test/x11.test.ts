@@ -5,7 +5,7 @@ import { loadLibrary } from '../../../../native/x11/load.js';
 import { listPlatformFactories, selectPlatformFactory } from '../../../runtime/registry.js';
 import '../../index.js';
 import { scaleFromResources, unionRects } from '../desktop-info.js';
-import { createX11Platform, x11PlatformFactory } from '../factory.js';
+import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory.js';
 import { frameBars } from '../highlight.js';
 import { characterKeysym, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
 import { intersectRect, toBgra } from '../screenshot.js';
@@ -65,6 +65,11 @@ describe('X11 session detection', () => {
     assert.equal(selectPlatformFactory({ env: { DISPLAY: ':1' } })?.id, 'x11');
     assert.equal(selectPlatformFactory({ env: {} }), undefined);
     assert.throws(() => selectPlatformFactory({ backend: 'x11', env: {} }), { code: 'provider-unavailable' });
+  });
+
+  it('leaves this process and PLATYNUI_EXCLUDE_PIDS out of picking', () => {
+    assert.deepEqual([...ownProcessIds({})], [process.pid]);
+    assert.deepEqual([...ownProcessIds({ PLATYNUI_EXCLUDE_PIDS: '12, 34,x,-5' })], [process.pid, 12, 34]);
   });
 
   it('names a missing native library and its package', () => {
