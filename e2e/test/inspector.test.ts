@@ -281,4 +281,38 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
     const png = await page.screenshot({ path: file });
     assert.ok(png.length > 10000);
   });
+  test('follows the desktop: an application started from gtk3-demo appears without a refresh, selection kept', async () => {
+    // "Run" starts the selected demo, "Application Class", as a process of its own: a new application on the bus.
+    // Rows are virtualized, so the test scrolls the tree to its end before it reads the application rows.
+    const applications = async () => {
+      await page.getByRole('tree').evaluate((tree) => (tree.scrollTop = tree.scrollHeight));
+      await page.waitForTimeout(100);
+      return page
+        .getByRole('tree')
+        .getByRole('treeitem')
+        .evaluateAll((els) =>
+          els
+            .filter((e) => e.getAttribute('aria-level') === '2')
+            .map((e) => e.getAttribute('aria-label') ?? '')
+            .filter((label) => label.startsWith('app:Application')),
+        );
+    };
+    const before = await applications();
+    assert.deepEqual(before, ['app:Application "gtk3-demo"']);
+    await page.getByRole('tree').evaluate((tree) => (tree.scrollTop = 0));
+    await treeitem('Button "Run"').click();
+    const patterns = page.getByRole('region', { name: 'Patterns' });
+    await patterns.getByRole('button', { name: 'activate', exact: true }).click();
+    const deadline = Date.now() + 30000;
+    let after = before;
+    while (Date.now() < deadline && after.length <= before.length) {
+      await new Promise((r) => setTimeout(r, 250));
+      after = await applications();
+    }
+    assert.ok(after.length > before.length, `a new application row appeared: ${JSON.stringify(after)}`);
+    assert.ok(after.some((label) => label.includes('gtk3-demo-application')));
+    await page.getByRole('tree').evaluate((tree) => (tree.scrollTop = 0));
+    assert.equal(await treeitem('Button "Run"').getAttribute('aria-selected'), 'true', 'the selection is kept');
+    assert.equal(await treeitem('app:Application "gtk3-demo"').getAttribute('aria-expanded'), 'true');
+  });
 });

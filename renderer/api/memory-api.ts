@@ -92,6 +92,14 @@ export class MemoryApi implements InspectorApi {
     this.emit({ type: 'tree-changed', kind: 'NodeAdded', runtimeId: child.id, parentRuntimeId: parentId });
   }
 
+  /** A new top-level node (an application registering): the event names no parent, as AT-SPI's does. */
+  addTopLevel(child: MemoryNode): void {
+    this.root.children ??= [];
+    this.root.children.push(child);
+    this.index(child, this.root.id);
+    this.emit({ type: 'tree-changed', kind: 'NodeAdded', runtimeId: child.id });
+  }
+
   remove(id: string): void {
     const { parent } = this.entry(id);
     const parentNode = parent ? this.entry(parent).node : undefined;

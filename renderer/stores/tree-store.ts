@@ -120,6 +120,7 @@ export function computeRows(state: TreeState): TreeRow[] {
 
 export function createTreeStore(api: InspectorApi): TreeStore {
   const reloads = new Map<string, ReturnType<typeof setTimeout>>();
+  const followUps = new Set<ReturnType<typeof setTimeout>>();
   const inflight = new Set<Promise<unknown>>();
   let scrollSeq = 0;
 
@@ -402,12 +403,22 @@ export function createTreeStore(api: InspectorApi): TreeStore {
           if (s.children.has(runtimeId)) scheduleReload(runtimeId);
         }
         if (parent && s.children.has(parent)) scheduleReload(parent);
-        else if (!parent && s.rootId) scheduleReload(s.rootId);
+        else if (!parent && s.rootId) {
+          // A new or vanished application: the desktop's list can lag behind the event (the registry answers with
+          // the old list for a moment), so look again a little later too.
+          scheduleReload(s.rootId);
+          const rootId = s.rootId;
+          const later = setTimeout(() => {
+            followUps.delete(later);
+            scheduleReload(rootId);
+          }, 1000);
+          followUps.add(later);
+        }
       },
 
       async settle() {
         for (;;) {
-          if (reloads.size) {
+          if (reloads.size || followUps.size) {
             await new Promise((resolve) => setTimeout(resolve, 60));
             continue;
           }

@@ -199,3 +199,11 @@ test('100,000 expanded rows flatten quickly enough to scroll', async () => {
   await tree.getState().key('ArrowUp');
   assert.equal(tree.getState().selectedId, 'r99998');
 });
+
+test('a new application (an added node without a parent) reloads the desktop, now and once more later', async () => {
+  const { api, tree } = await setup();
+  api.addTopLevel({ id: 'app2', role: 'Application', namespace: 'app', name: 'second' });
+  await tree.getState().settle();
+  assert.deepEqual(labels(tree), ['Desktop "Desktop"', '  app:Application "demo"', '  app:Application "second"']);
+  assert.equal(api.calls.filter((c) => c === 'children desktop').length, 3, 'initial load, reload, follow-up');
+});
