@@ -49,7 +49,7 @@ export interface NodeJson {
 }
 
 export async function nodeJson(node: RuntimeNode, options: SelectOptions): Promise<NodeJson> {
-  const attributes = options.attrs === 'none' && !options.includeRuntimeId ? [] : await node.attributes();
+  const attributes = await readSelected(node, options);
   return {
     runtimeId: node.runtimeId,
     namespace: node.namespace,
@@ -84,6 +84,22 @@ export function textLine(node: RuntimeNode): string {
   return node.name ? `${roleLabel(node)} "${node.name}"` : roleLabel(node);
 }
 
+/** The names `--attrs default` writes, in the order it writes them. */
+const DEFAULT_ATTRIBUTE_NAMES = [AttributeNames.Name, AttributeNames.Id, ...STATE_ATTRIBUTE_NAMES];
+
+/**
+ * Reads what the selection needs: everything for `all`, only the named attributes for `default` (a snapshot of a
+ * large application must not read every attribute of every node), nothing for `none`.
+ */
+export async function readSelected(node: RuntimeNode, options: SelectOptions): Promise<readonly AttributeEntry[]> {
+  const withRuntimeId = options.includeRuntimeId || options.attrs === 'all';
+  if (options.attrs === 'all') return node.attributes();
+  const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
+  if (withRuntimeId) names.push(AttributeNames.RuntimeId);
+  const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
+  return found.flat().filter((entry) => entry.namespace === 'control');
+}
+
 export interface SubtreeOptions extends SelectOptions {
   maxDepth: number | undefined;
 }
@@ -102,7 +118,7 @@ export async function collectSubtree(
   depth = 0,
 ): Promise<CollectedNode> {
   const [attributes, children] = await Promise.all([
-    options.attrs === 'none' && !options.includeRuntimeId ? Promise.resolve([]) : node.attributes(),
+    readSelected(node, options),
     options.maxDepth !== undefined && depth >= options.maxDepth
       ? Promise.resolve([])
       : runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),

@@ -2,8 +2,9 @@ import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
+import type { UiValue } from '../../shared/model/values.js';
 import { uiArray, uiString } from '../../shared/model/values.js';
-import type { ActionRequest, ProviderNode } from './provider.js';
+import type { ActionRequest, ProviderAttribute, ProviderNode } from './provider.js';
 
 /** What a node needs from the runtime that owns it. */
 export interface NodeOwner {
@@ -22,6 +23,9 @@ export class RuntimeNode {
   private childrenCache: Promise<readonly RuntimeNode[]> | undefined;
   private resolvedChildren: readonly RuntimeNode[] | undefined;
   private attributesCache: Promise<readonly AttributeEntry[]> | undefined;
+  private resolvedAttributes: readonly AttributeEntry[] | undefined;
+  private attributeList: Promise<readonly ProviderAttribute[]> | undefined;
+  private readonly valueCache = new Map<string, Promise<UiValue>>();
   private patternsCache: Promise<readonly string[]> | undefined;
   private removed = false;
 
@@ -87,9 +91,14 @@ export class RuntimeNode {
   attributes(): Promise<readonly AttributeEntry[]> {
     if (!this.attributesCache) {
       const pending = this.readAttributes();
-      pending.catch(() => {
-        if (this.attributesCache === pending) this.attributesCache = undefined;
-      });
+      pending.then(
+        (entries) => {
+          if (this.attributesCache === pending) this.resolvedAttributes = entries;
+        },
+        () => {
+          if (this.attributesCache === pending) this.attributesCache = undefined;
+        },
+      );
       this.attributesCache = pending;
     }
     return this.attributesCache;
@@ -100,17 +109,78 @@ export class RuntimeNode {
     return entries.find((entry) => entry.namespace === namespace && entry.name === name);
   }
 
+  /**
+   * The attributes with this local name in any namespace, reading only those: a query that tests `@IsEnabled` on
+   * every button must not read every attribute of every button (each can be a round trip to the application).
+   * Answers exactly what attributes() would hold for that name.
+   */
+  async attributesNamed(localName: string): Promise<readonly AttributeEntry[]> {
+    if (this.resolvedAttributes) return this.resolvedAttributes.filter((entry) => entry.name === localName);
+    const alias = /^(.+)\.(X|Y|Width|Height)$/.exec(localName);
+    if (alias) {
+      const base = await this.attributesNamed(alias[1]!);
+      return withDerivedAliases(base).filter((entry) => entry.name === localName && entry.derived);
+    }
+    const listed = await (this.attributeList ??= this.source.attributes());
+    const secret = this.isSecure && SECRET_ATTRIBUTE_NAMES.has(localName);
+    const matching = listed.filter(
+      (attribute) => attribute.name === localName && !(secret && attribute.namespace === 'control'),
+    );
+    const values = await Promise.all(matching.map((attribute) => this.readOne(attribute)));
+    const entries: AttributeEntry[] = matching.map((attribute, index) => ({
+      namespace: attribute.namespace,
+      name: attribute.name,
+      value: values[index]!,
+    }));
+    const providedControl = matching.some((attribute) => attribute.namespace === 'control');
+    if (!providedControl) {
+      const own = await this.ownAttribute(localName);
+      if (own) entries.unshift(own);
+    }
+    return entries;
+  }
+
+  private readOne(attribute: ProviderAttribute): Promise<UiValue> {
+    const key = `${attribute.namespace}:${attribute.name}`;
+    let value = this.valueCache.get(key);
+    if (!value) {
+      value = attribute.read();
+      this.valueCache.set(key, value);
+      value.catch(() => this.valueCache.delete(key));
+    }
+    return value;
+  }
+
+  /** The attributes the runtime adds when the provider does not (see readAttributes). */
+  private async ownAttribute(name: string): Promise<AttributeEntry | undefined> {
+    const control = (value: UiValue): AttributeEntry => ({ namespace: 'control', name, value });
+    switch (name) {
+      case AttributeNames.RuntimeId:
+        return control(uiString(this.runtimeId));
+      case AttributeNames.Name:
+        return control(uiString(this.name));
+      case AttributeNames.Id:
+        return this.id ? control(uiString(this.id)) : undefined;
+      case AttributeNames.Technology:
+        return control(uiString(this.technology));
+      case AttributeNames.SupportedPatterns:
+        return control(uiArray((await this.supportedPatterns()).map((pattern) => uiString(pattern))));
+      default:
+        return undefined;
+    }
+  }
+
   private async readAttributes(): Promise<readonly AttributeEntry[]> {
     const secure = this.isSecure;
     let provided: readonly AttributeEntry[];
     if (this.source.readAllAttributes) {
       provided = await this.source.readAllAttributes();
     } else {
-      const attributes = await this.source.attributes();
+      const attributes = await (this.attributeList ??= this.source.attributes());
       const readable = attributes.filter(
         (attribute) => !(secure && attribute.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(attribute.name)),
       );
-      const values = await Promise.all(readable.map((attribute) => attribute.read()));
+      const values = await Promise.all(readable.map((attribute) => this.readOne(attribute)));
       provided = readable.map((attribute, index) => ({
         namespace: attribute.namespace,
         name: attribute.name,
@@ -168,6 +238,9 @@ export class RuntimeNode {
   invalidate(options: { children?: boolean } = {}): void {
     this.revision++;
     this.attributesCache = undefined;
+    this.resolvedAttributes = undefined;
+    this.attributeList = undefined;
+    this.valueCache.clear();
     this.patternsCache = undefined;
     this.source.invalidate();
     if (options.children !== false) this.childrenCache = undefined;

@@ -71,7 +71,7 @@ export class BridgeHost {
         if (node.namespace === 'app') for (const record of records) if (record.p !== request.h) record.g = request.h;
         response = { seq: request.seq, ok: true, children: records };
       } else {
-        const attributes = await node.attributes();
+        const attributes = request.op === 'named' ? await node.attributesNamed(request.name) : await node.attributes();
         response = {
           seq: request.seq,
           ok: true,

@@ -42,7 +42,12 @@ export interface AttributeRecord {
   text: string;
 }
 
-export type BridgeRequest = { seq: number } & ({ op: 'children'; h: number } | { op: 'attributes'; h: number });
+export type BridgeRequest = { seq: number } & (
+  | { op: 'children'; h: number }
+  | { op: 'attributes'; h: number }
+  /** Only the attributes with this local name (any namespace). */
+  | { op: 'named'; h: number; name: string }
+);
 
 export type BridgeResponse = { seq: number } & (
   | { ok: true; children: NodeRecord[] }

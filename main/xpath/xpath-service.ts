@@ -128,13 +128,16 @@ export class XPathService {
     const node = bridge.nodeOf(item.h);
     if (!node) return Promise.resolve(undefined);
     if (item.kind === 'node') return Promise.resolve({ type: 'node', node });
-    return node.attribute(item.ns, item.name).then((entry: AttributeEntry | undefined) => ({
-      type: 'attribute' as const,
-      owner: node,
-      namespace: item.ns,
-      name: item.name,
-      value: entry?.value ?? parseValueText(item.text),
-    }));
+    return node
+      .attributesNamed(item.name)
+      .then((entries) => entries.find((entry) => entry.namespace === item.ns))
+      .then((entry: AttributeEntry | undefined) => ({
+        type: 'attribute' as const,
+        owner: node,
+        namespace: item.ns,
+        name: item.name,
+        value: entry?.value ?? parseValueText(item.text),
+      }));
   }
 
   private onMessage(message: WorkerMessage): void {

@@ -228,3 +228,79 @@ test('evaluation is lazy: (//Button)[1] materializes a small part of the tree', 
     await big.shutdown();
   }
 });
+
+test('a predicate on one attribute reads only that attribute of each node', async () => {
+  const reads: string[] = [];
+  const attribute = (runtimeId: string, name: string, value: string) => ({
+    namespace: 'control' as const,
+    name,
+    read: () => {
+      reads.push(`${runtimeId}.${name}`);
+      return Promise.resolve({ type: 'String' as const, value });
+    },
+  });
+  const leaf = (index: number): ProviderNode => ({
+    runtimeId: `counted:${index}`,
+    namespace: 'control',
+    role: 'Button',
+    name: `b${index}`,
+    id: undefined,
+    isSecure: false,
+    children: () => Promise.resolve([]),
+    attributes: () =>
+      Promise.resolve([
+        attribute(`counted:${index}`, 'Kind', index === 3 ? 'special' : 'plain'),
+        attribute(`counted:${index}`, 'Description', 'd'),
+        attribute(`counted:${index}`, 'Help', 'h'),
+      ]),
+    supportedPatterns: () => Promise.resolve([]),
+    performAction: () => Promise.resolve(),
+    isValid: () => Promise.resolve(true),
+    invalidate: () => undefined,
+  });
+  const window: ProviderNode = {
+    ...leaf(-1),
+    runtimeId: 'counted:window',
+    role: 'Window',
+    name: 'w',
+    children: () => Promise.resolve([0, 1, 2, 3, 4].map(leaf)),
+  };
+  const descriptor = {
+    id: 'counted-test',
+    displayName: 'counted',
+    technology: 'Test',
+    kind: 'mock' as const,
+    eventCapabilities: 'Structure' as const,
+    optIn: true,
+    defaultOn: [],
+  };
+  registerProviderFactory({
+    descriptor,
+    create: () =>
+      Promise.resolve({
+        descriptor,
+        roots: () => Promise.resolve([window]),
+        subscribe: () => () => undefined,
+        status: () => ({ state: 'ready' as const }),
+        shutdown: () => Promise.resolve(),
+      }),
+  });
+  const counted = await Runtime.create({ providers: ['counted-test'], platform: 'none' });
+  const service = new XPathService(counted);
+  try {
+    const fast = await service.evaluate("//Button[@Kind='special']");
+    assert.deepEqual(describe(fast.items), ['counted:3']);
+    assert.deepEqual(
+      reads.sort(),
+      [0, 1, 2, 3, 4].map((i) => `counted:${i}.Kind`),
+    );
+    reads.length = 0;
+    const slow = await service.evaluate("//Button[matches(@Kind, '^spec')]/@Help");
+    assert.equal(slow.stats.engine, 'fontoxpath');
+    assert.deepEqual(describe(slow.items), ['counted:3@Help="h"']);
+    assert.deepEqual(reads, ['counted:3.Help'], 'Kind was read before and is cached; Help only where selected');
+  } finally {
+    await service.close();
+    await counted.shutdown();
+  }
+});

@@ -2,11 +2,28 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { NAMESPACE_URIS, type Namespace } from '../../../shared/model/namespaces.js';
 import type { XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
-import { CANCEL, READY, type BridgeRequest, type BridgeResponse, type NodeRecord } from '../protocol.js';
+import {
+  CANCEL,
+  READY,
+  type AttributeRecord,
+  type BridgeRequest,
+  type BridgeResponse,
+  type NodeRecord,
+} from '../protocol.js';
+
+function toXdmAttribute(record: AttributeRecord): XdmAttribute {
+  return {
+    namespaceUri: record.ns === 'control' ? null : NAMESPACE_URIS[record.ns],
+    localName: record.name,
+    value: record.text,
+  };
+}
 
 export class MirrorNode {
   children: MirrorNode[] | undefined;
   attributes: XdmAttribute[] | undefined;
+  /** Attributes fetched by local name before (or instead of) all of them. */
+  named: Map<string, readonly XdmAttribute[]> | undefined;
   /** The application that lists this top-level window (grouped view). */
   application: MirrorNode | undefined;
   constructor(
@@ -133,14 +150,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     if (node === this.root) return [];
     if (!node.attributes) {
       const response = this.request({ op: 'attributes', h: node.h });
-      node.attributes =
-        response.ok && 'attributes' in response
-          ? response.attributes.map((a) => ({
-              namespaceUri: a.ns === 'control' ? null : NAMESPACE_URIS[a.ns],
-              localName: a.name,
-              value: a.text,
-            }))
-          : [];
+      node.attributes = response.ok && 'attributes' in response ? response.attributes.map(toXdmAttribute) : [];
     }
     return node.attributes;
   }
@@ -153,7 +163,15 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       if (localName === 'RuntimeId') return [{ namespaceUri: null, localName, value: node.rid }];
       if (localName === 'Id') return node.id === undefined ? [] : [{ namespaceUri: null, localName, value: node.id }];
     }
-    return this.attributes(node).filter((attribute) => attribute.localName === localName);
+    if (node.attributes) return node.attributes.filter((attribute) => attribute.localName === localName);
+    node.named ??= new Map();
+    let named = node.named.get(localName);
+    if (!named) {
+      const response = this.request({ op: 'named', h: node.h, name: localName });
+      named = response.ok && 'attributes' in response ? response.attributes.map(toXdmAttribute) : [];
+      node.named.set(localName, named);
+    }
+    return named;
   }
 
   attribute(node: MirrorNode, namespaceUri: string | null, localName: string): string | undefined {
@@ -163,6 +181,6 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       if (localName === 'RuntimeId') return node.rid;
       if (localName === 'Id') return node.id;
     }
-    return this.attributes(node).find((a) => a.namespaceUri === namespaceUri && a.localName === localName)?.value;
+    return this.attributesNamed(node, localName).find((a) => a.namespaceUri === namespaceUri)?.value;
   }
 }
