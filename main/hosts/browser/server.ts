@@ -203,6 +203,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
     const isFile = existsSync(file) && statSync(file).isFile();
     if (!isFile) {
+      if (relative === 'favicon.ico') {
+        response.writeHead(204);
+        response.end();
+        return;
+      }
       if (relative === 'index.html') {
         response.writeHead(200, { 'Content-Type': CONTENT_TYPES['.html']! });
         response.end(request.method === 'HEAD' ? undefined : placeholderPage());
