@@ -66,11 +66,7 @@ export class RuntimeNode {
   children(): Promise<readonly RuntimeNode[]> {
     if (!this.childrenCache) {
       const pending = this.source.children().then((sources) => {
-        const previous = new Map((this.resolvedChildren ?? []).map((child) => [child.runtimeId, child]));
-        const children = sources.map(
-          (source) => previous.get(source.runtimeId) ?? this.owner.adopt(source, this, this.technology),
-        );
-        this.owner.countFetched(children.filter((child) => !previous.has(child.runtimeId)).length);
+        const children = this.adoptChildren(sources);
         if (this.childrenCache === pending) this.resolvedChildren = children;
         return children;
       });
@@ -80,6 +76,27 @@ export class RuntimeNode {
       this.childrenCache = pending;
     }
     return this.childrenCache;
+  }
+
+  /** Children known without asking anyone: fetched before, or held by the provider already. */
+  peekChildren(): readonly RuntimeNode[] | undefined {
+    if (this.resolvedChildren) return this.resolvedChildren;
+    if (this.childrenCache) return undefined;
+    const sources = this.source.peekChildren?.();
+    if (!sources) return undefined;
+    const children = this.adoptChildren(sources);
+    this.resolvedChildren = children;
+    this.childrenCache = Promise.resolve(children);
+    return children;
+  }
+
+  private adoptChildren(sources: readonly ProviderNode[]): readonly RuntimeNode[] {
+    const previous = new Map((this.resolvedChildren ?? []).map((child) => [child.runtimeId, child]));
+    const children = sources.map(
+      (source) => previous.get(source.runtimeId) ?? this.owner.adopt(source, this, this.technology),
+    );
+    this.owner.countFetched(children.filter((child) => !previous.has(child.runtimeId)).length);
+    return children;
   }
 
   supportedPatterns(): Promise<readonly string[]> {

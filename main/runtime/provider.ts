@@ -107,6 +107,11 @@ export interface ProviderNode {
   /** True when the node holds a secret (password field): its Text and Value are never read. */
   readonly isSecure: boolean;
   children(): Promise<readonly ProviderNode[]>;
+  /**
+   * The children when the provider already holds them (e.g. after a bulk load), without any call; undefined when
+   * it would have to ask. Lets the runtime hand a whole loaded region to a query at once.
+   */
+  peekChildren?(): readonly ProviderNode[] | undefined;
   /** The attributes the node has, with lazily read values. Never includes derived aliases (Bounds.X ...). */
   attributes(): Promise<readonly ProviderAttribute[]>;
   /** All attribute values at once; providers may do this in bulk. */

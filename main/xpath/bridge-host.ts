@@ -49,7 +49,7 @@ export class BridgeHost {
       rid: node.runtimeId,
     };
     if (node.id) record.id = node.id;
-    const cached = node.cachedChildren;
+    const cached = node.peekChildren();
     if (cached && budget.left >= cached.length) {
       record.kids = cached.map((child) => this.record(child, budget));
       if (node.namespace === 'app') {

@@ -100,6 +100,13 @@ export class AtspiNode implements ProviderNode {
     }
   }
 
+  peekChildren(): readonly ProviderNode[] | undefined {
+    const data = this.data;
+    if (data.children === undefined || data.stale || data.invalid || data.app.gone) return undefined;
+    this.childNodes ??= this.childNodesOf(data.children);
+    return this.childNodes;
+  }
+
   children(): Promise<readonly ProviderNode[]> {
     const data = this.data;
     // Fast path: children known and nothing stale (the common case after a bulk load).
