@@ -1,6 +1,6 @@
 /**
  * Picks the InspectorApi the page talks to: the Electron preload's transport when the shell provides one
- * (`window.platynuiTransport`), else a WebSocket to the browser host that served the page (`/api/ws`, with the
+ * (`window.platynui`), else a WebSocket to the browser host that served the page (`/api/ws`, with the
  * page's `?token=`), or with `?demo=N` an in-memory generated tree (no host needed).
  */
 import { webSocketTransport, type Transport } from '../../shared/api/client.js';
@@ -11,8 +11,8 @@ import type { InspectorApi } from './types.js';
 
 declare global {
   interface Window {
-    /** Set by the Electron preload: the same Transport the WebSocket gives, over IPC. */
-    platynuiTransport?: Transport;
+    /** Set by the Electron preload (preload/preload.cts): the API transport over IPC, `send` and `onMessage`. */
+    platynui?: Transport;
   }
 }
 
@@ -20,8 +20,8 @@ export function connectApi(location: Location): { api: InspectorApi; onClose: (c
   const params = new URLSearchParams(location.search);
   const demo = params.get('demo');
   if (demo !== null) return { api: new MemoryApi(generateDemoTree(Number(demo) || 200)), onClose: () => undefined };
-  if (window.platynuiTransport) {
-    const transport = window.platynuiTransport;
+  if (window.platynui) {
+    const transport = window.platynui;
     return {
       api: ClientApi.overTransport(transport),
       onClose: (cb) => void transport.onClose?.(() => cb()),

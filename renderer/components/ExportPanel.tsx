@@ -8,6 +8,7 @@ import { copyText } from './clipboard.js';
 export function ExportPanel() {
   const { details, api, session, xpath, settings } = useStores();
   const node = useSlice(details, (s) => s.node);
+  const nodeId = node?.runtimeId;
   const available = useSlice(session, (s) => s.info?.features.locators ?? false);
   const auto = useSlice(settings, (s) => s.autoLocators);
   const [locators, setLocators] = useState<Locator[]>([]);
@@ -21,10 +22,11 @@ export function ExportPanel() {
     setLocators([]);
     setError(undefined);
     setRequested(undefined);
-    if (!node || !available || !auto) return;
-    const timer = setTimeout(() => setRequested(node.runtimeId), 600);
+    if (!nodeId || !available || !auto) return;
+    const timer = setTimeout(() => setRequested(nodeId), 600);
     return () => clearTimeout(timer);
-  }, [node, available, auto]);
+    // A fresh view of the same node (after a reload) keeps the locators; another node clears them.
+  }, [nodeId, available, auto]);
 
   useEffect(() => {
     if (!requested) return;

@@ -39,6 +39,17 @@ export function wireStores(stores: Pick<Stores, 'api' | 'tree' | 'details' | 'se
     }),
   );
 
+  // Attribute names seen on any node shown so far: completions offer them after `@`.
+  const seenAttributes = new Set<string>();
+  offs.push(
+    details.subscribe((state, previous) => {
+      if (state.attributes === previous.attributes) return;
+      for (const entry of state.attributes) {
+        seenAttributes.add(entry.namespace === 'control' ? entry.name : `${entry.namespace}:${entry.name}`);
+      }
+    }),
+  );
+
   const start = async () => {
     const info = await session.getState().connect();
     if (!info) return;
@@ -62,9 +73,7 @@ export function wireStores(stores: Pick<Stores, 'api' | 'tree' | 'details' | 'se
       'RuntimeId',
       'Technology',
     ]);
-    for (const entry of details.getState().attributes) {
-      attributes.add(entry.namespace === 'control' ? entry.name : `${entry.namespace}:${entry.name}`);
-    }
+    for (const name of seenAttributes) attributes.add(name);
     return { roles, attributes };
   };
 
