@@ -23,6 +23,9 @@ def emit(event, **data):
     sys.stdout.flush()
 
 
+# A steady screen: no blinking caret, so two screenshots taken moments apart are the same.
+Gtk.Settings.get_default().set_property("gtk-cursor-blink", False)
+
 window = Gtk.Window(title=title)
 window.set_default_size(360, 200)
 window.move(x, y)
