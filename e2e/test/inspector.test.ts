@@ -182,6 +182,19 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
     assert.equal(count, reference, 'the console counts what libatspi sees');
   });
 
+  test('marks a syntax error at the position the engine reports', async () => {
+    await typeXPath('//Button[@Name=]');
+    const text = await waitForStatus(/^Error: /);
+    assert.ok(text.length > 'Error: '.length);
+    const marker = page.locator('.monaco-host .squiggly-error');
+    await marker.first().waitFor({ timeout: 10000 });
+    const markerBox = await marker.first().boundingBox();
+    const editorBox = await page.locator('.monaco-host .view-lines').boundingBox();
+    assert.ok(markerBox && editorBox, 'the marker and the text are on screen');
+    // The engine points into the predicate, not at the start of the expression.
+    assert.ok(markerBox.x > editorBox.x + 20, `marker at x=${markerBox.x}, text starts at x=${editorBox.x}`);
+  });
+
   test('reveals a result in the tree', async () => {
     await typeXPath("//item:TabItem[@Name='Source']");
     await waitForStatus(/^1 result \(\d+ ms\)$/);
