@@ -49,6 +49,11 @@ export class InspectorSession {
   /** The connection whose highlight is on screen (cleared when it goes away). */
   highlightOwner: object | undefined;
   picker: Picker | undefined;
+  /**
+   * Draws highlights when the platform has no highlight device (the Electron shell's overlay windows outside X11);
+   * called with undefined to clear.
+   */
+  highlightFallback: ((request: { rects: Rect[]; durationMs?: number } | undefined) => void) | undefined;
 
   private constructor(
     readonly runtime: Runtime,
@@ -154,7 +159,12 @@ export class InspectorSession {
 
   async highlight(owner: object, rects: Rect[], durationMs?: number): Promise<boolean> {
     const device = this.runtime.platform?.highlight;
-    if (!device) return false;
+    if (!device) {
+      if (!this.highlightFallback) return false;
+      this.highlightOwner = owner;
+      this.highlightFallback(rects.length > 0 ? { rects, ...(durationMs ? { durationMs } : {}) } : undefined);
+      return true;
+    }
     this.highlightOwner = owner;
     if (rects.length === 0) await device.clear();
     else await device.highlight({ rects, ...(durationMs ? { durationMs } : {}) });
@@ -165,7 +175,10 @@ export class InspectorSession {
     if (owner && this.highlightOwner !== owner) return false;
     this.highlightOwner = undefined;
     const device = this.runtime.platform?.highlight;
-    if (!device) return false;
+    if (!device) {
+      this.highlightFallback?.(undefined);
+      return this.highlightFallback !== undefined;
+    }
     await device.clear().catch(() => undefined);
     return true;
   }

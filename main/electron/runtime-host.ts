@@ -9,6 +9,7 @@ import type { RuntimeOptions } from '../runtime/runtime.js';
  *   main -> host  { type: 'open', connection } | { type: 'message', connection, message } | { type: 'close', connection }
  *                 { type: 'shortcut', connection } (the global pick shortcut) | { type: 'shutdown' }
  *   host -> main  { type: 'ready' } | { type: 'failed', error } | { type: 'message', connection, message }
+ *                 { type: 'highlight', request: { rects, durationMs? } | null } (only without a native highlight)
  *
  * No electron import: the port is the utility process's `process.parentPort`, given here as a plain interface.
  */
@@ -35,6 +36,10 @@ export async function runRuntimeHost(
   } catch (error) {
     port.postMessage({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
     throw error;
+  }
+  if (!session.runtime.platform?.highlight) {
+    // no native highlight here (not X11): the main process draws overlay windows
+    session.highlightFallback = (request) => port.postMessage({ type: 'highlight', request: request ?? null });
   }
   const dispatchers = new Map<number, InspectorDispatcher>();
   let nextShortcutId = 1_000_000_000;

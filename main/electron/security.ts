@@ -104,3 +104,39 @@ export function isAppUrl(url: string): boolean {
 }
 
 export const DEFAULT_PICK_SHORTCUT = 'CommandOrControl+Shift+F12';
+
+/**
+ * An outline window for the highlight where the platform has none (not X11, where transparent windows need a
+ * compositor): transparent, click-through (setIgnoreMouseEvents), always on top, never focused, no JavaScript.
+ */
+export function overlayWindowOptions(rect: { x: number; y: number; width: number; height: number }) {
+  return {
+    x: Math.round(rect.x),
+    y: Math.round(rect.y),
+    width: Math.max(1, Math.round(rect.width)),
+    height: Math.max(1, Math.round(rect.height)),
+    show: false,
+    frame: false,
+    transparent: true,
+    alwaysOnTop: true,
+    focusable: false,
+    skipTaskbar: true,
+    resizable: false,
+    movable: false,
+    hasShadow: false,
+    webPreferences: {
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      javascript: false,
+      webSecurity: true,
+    },
+  } as const;
+}
+
+export const OVERLAY_PAGE = `data:text/html;charset=utf-8,${encodeURIComponent(
+  '<!doctype html><html><body style="margin:0;height:100vh;box-sizing:border-box;border:3px solid #ff3b30;background:transparent"></body></html>',
+)}`;
+
+/** At most this many outline windows at once (more matches are outlined by their first ones). */
+export const MAX_OVERLAYS = 64;

@@ -8,8 +8,11 @@ import {
   APP_SCHEME_PRIVILEGES,
   DEFAULT_PICK_SHORTCUT,
   SHELL_CSP,
+  MAX_OVERLAYS,
+  OVERLAY_PAGE,
   isAppUrl,
   mainWindowOptions,
+  overlayWindowOptions,
   parseWindowState,
   type WindowState,
 } from './security.js';
@@ -35,6 +38,9 @@ export interface WebContentsLike {
 
 export interface BrowserWindowLike {
   readonly webContents: WebContentsLike;
+  setIgnoreMouseEvents(ignore: boolean): void;
+  showInactive(): void;
+  close(): void;
   loadURL(url: string): Promise<void>;
   on(event: 'close' | 'closed' | 'resize' | 'move' | 'ready-to-show', listener: () => void): void;
   once(event: 'ready-to-show', listener: () => void): void;
@@ -86,7 +92,9 @@ export interface ElectronLike {
     on(event: 'second-instance' | 'window-all-closed' | 'will-quit', listener: () => void): void;
     on(event: 'web-contents-created', listener: (event: unknown, contents: WebContentsLike) => void): void;
   };
-  BrowserWindow: new (options: ReturnType<typeof mainWindowOptions>) => BrowserWindowLike;
+  BrowserWindow: new (
+    options: ReturnType<typeof mainWindowOptions> | ReturnType<typeof overlayWindowOptions>,
+  ) => BrowserWindowLike;
   ipcMain: { on(channel: string, listener: (event: IpcEventLike, message: unknown) => void): void };
   protocol: {
     registerSchemesAsPrivileged(schemes: Array<{ scheme: string; privileges: typeof APP_SCHEME_PRIVILEGES }>): void;
@@ -96,7 +104,11 @@ export interface ElectronLike {
   session: { defaultSession: SessionLike };
   globalShortcut: { register(accelerator: string, callback: () => void): boolean; unregisterAll(): void };
   utilityProcess: {
-    fork(modulePath: string, args: string[], options: { serviceName: string; stdio: 'inherit' }): UtilityProcessLike;
+    fork(
+      modulePath: string,
+      args: string[],
+      options: { serviceName: string; stdio: 'inherit'; env: NodeJS.ProcessEnv },
+    ): UtilityProcessLike;
   };
 }
 
@@ -131,6 +143,12 @@ export function parseShellArgs(argv: readonly string[]): ShellOptions['runtime']
   return out;
 }
 
+/** The runtime process's environment: picking must never select the inspector's own windows (owned by this process). */
+export function runtimeEnv(env: NodeJS.ProcessEnv, mainPid: number): NodeJS.ProcessEnv {
+  const excluded = (env.PLATYNUI_EXCLUDE_PIDS ?? '').split(',').filter((part) => part.trim() !== '');
+  return { ...env, PLATYNUI_EXCLUDE_PIDS: [...excluded, String(mainPid)].join(',') };
+}
+
 /** Resolves a request for platynui://inspector/<path> to a file inside the renderer directory, or undefined. */
 export function rendererFile(rendererDir: string, url: string): string | undefined {
   if (!isAppUrl(url)) return undefined;
@@ -144,6 +162,8 @@ export interface Shell {
   readonly host: UtilityProcessLike | undefined;
   /** Messages that were refused because they did not come from the app's own frame. */
   readonly refused: number;
+  /** Highlight outline windows on screen (only where the platform has no native highlight). */
+  readonly overlays: number;
 }
 
 /** Wires the app: call before `ready`. Returns undefined when another instance already runs (it gets focused). */
@@ -159,10 +179,33 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
 
   const rendererDir = path.join(options.distDir, 'renderer');
   const stateFile = path.join(app.getPath('userData'), 'window-state.json');
-  const state: { window: BrowserWindowLike | undefined; host: UtilityProcessLike | undefined; refused: number } = {
-    window: undefined,
-    host: undefined,
-    refused: 0,
+  const state: {
+    window: BrowserWindowLike | undefined;
+    host: UtilityProcessLike | undefined;
+    refused: number;
+    overlays: BrowserWindowLike[];
+    overlayTimer: ReturnType<typeof setTimeout> | undefined;
+  } = { window: undefined, host: undefined, refused: 0, overlays: [], overlayTimer: undefined };
+
+  const clearOverlays = () => {
+    if (state.overlayTimer) clearTimeout(state.overlayTimer);
+    state.overlayTimer = undefined;
+    for (const overlay of state.overlays.splice(0)) if (!overlay.isDestroyed()) overlay.close();
+  };
+  const showOverlays = (request: {
+    rects: Array<{ x: number; y: number; width: number; height: number }>;
+    durationMs?: number;
+  }) => {
+    clearOverlays();
+    for (const rect of request.rects.slice(0, MAX_OVERLAYS)) {
+      const overlay = new electron.BrowserWindow(overlayWindowOptions(rect));
+      overlay.setIgnoreMouseEvents(true);
+      state.overlays.push(overlay);
+      void overlay.loadURL(OVERLAY_PAGE).then(() => {
+        if (!overlay.isDestroyed()) overlay.showInactive();
+      });
+    }
+    if (request.durationMs) state.overlayTimer = setTimeout(clearOverlays, request.durationMs);
   };
 
   const readState = (): WindowState => {
@@ -229,6 +272,7 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => {
     electron.globalShortcut.unregisterAll();
+    clearOverlays();
     state.host?.postMessage({ type: 'shutdown' });
   });
 
@@ -258,7 +302,7 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
     const host = electron.utilityProcess.fork(
       path.join(options.distDir, 'main/electron/runtime-host-main.js'),
       [JSON.stringify({ runtime: options.runtime })],
-      { serviceName: 'PlatynUI Inspector runtime', stdio: 'inherit' },
+      { serviceName: 'PlatynUI Inspector runtime', stdio: 'inherit', env: runtimeEnv(process.env, process.pid) },
     );
     state.host = host;
     host.on('exit', (code) => {
@@ -273,7 +317,18 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
     state.window = window;
     const connection = window.webContents.id;
     host.on('message', (raw) => {
-      const data = raw as { type?: string; connection?: number; message?: unknown; error?: string };
+      const data = raw as {
+        type?: string;
+        connection?: number;
+        message?: unknown;
+        error?: string;
+        request?: { rects: Array<{ x: number; y: number; width: number; height: number }>; durationMs?: number } | null;
+      };
+      if (data.type === 'highlight') {
+        if (data.request) showOverlays(data.request);
+        else clearOverlays();
+        return;
+      }
       if (data.type === 'message' && data.connection === connection && !window.webContents.isDestroyed()) {
         window.webContents.send(API_CHANNEL, data.message);
       } else if (data.type === 'failed') {
@@ -311,6 +366,9 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
     },
     get refused() {
       return state.refused;
+    },
+    get overlays() {
+      return state.overlays.length;
     },
   };
 }

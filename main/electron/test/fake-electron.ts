@@ -58,7 +58,7 @@ export class FakeBrowserWindow extends Emitter implements BrowserWindowLike {
   maximized = false;
   destroyed = false;
   bounds: { x: number; y: number; width: number; height: number };
-  constructor(readonly options: { x?: number; y?: number; width: number; height: number }) {
+  constructor(readonly options: { x?: number; y?: number; width: number; height: number; focusable?: boolean }) {
     super();
     this.bounds = { x: options.x ?? 0, y: options.y ?? 0, width: options.width, height: options.height };
     FakeBrowserWindow.created.push(this);
@@ -69,6 +69,18 @@ export class FakeBrowserWindow extends Emitter implements BrowserWindowLike {
   }
   show(): void {
     this.shown = true;
+  }
+  ignoreMouse = false;
+  closed = false;
+  setIgnoreMouseEvents(ignore: boolean): void {
+    this.ignoreMouse = ignore;
+  }
+  showInactive(): void {
+    this.shown = true;
+  }
+  close(): void {
+    this.closed = true;
+    this.destroyed = true;
   }
   focus(): void {}
   restore(): void {}
@@ -132,7 +144,7 @@ export interface FakeElectron extends ElectronLike {
     headers: Parameters<SessionLike['webRequest']['onHeadersReceived']>[0] | undefined;
     shortcuts: Map<string, () => void>;
     ipc: Map<string, (event: IpcEventLike, message: unknown) => void>;
-    forks: Array<{ modulePath: string; args: string[]; process: InProcessUtility }>;
+    forks: Array<{ modulePath: string; args: string[]; env: NodeJS.ProcessEnv; process: InProcessUtility }>;
   };
   readonly appEvents: Emitter;
   ready(): Promise<void>;
@@ -211,9 +223,9 @@ export function fakeElectron(options: { userData: string; lock?: boolean }): Fak
       unregisterAll: () => record.shortcuts.clear(),
     },
     utilityProcess: {
-      fork: (modulePath, args) => {
+      fork: (modulePath, args, forkOptions) => {
         const child = new InProcessUtility(args);
-        record.forks.push({ modulePath, args, process: child });
+        record.forks.push({ modulePath, args, env: forkOptions.env, process: child });
         return child;
       },
     },

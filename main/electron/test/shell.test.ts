@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { API_CHANNEL, APP_ENTRY, SHELL_CSP, mainWindowOptions, parseWindowState } from '../security.js';
-import { parseShellArgs, rendererFile, startShell } from '../shell.js';
+import { parseShellArgs, rendererFile, runtimeEnv, startShell } from '../shell.js';
 import { FakeBrowserWindow, fakeElectron, type FakeWebContents } from './fake-electron.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -185,6 +185,10 @@ test('the main process wires window, security handlers, IPC to the runtime proce
   // IPC: the app's own frame reaches the runtime (in its utility process), a foreign frame does not
   assert.equal(electron.record.forks.length, 1);
   assert.match(electron.record.forks[0]!.modulePath, /main[/\\]electron[/\\]runtime-host-main\.js$/);
+  assert.ok(
+    electron.record.forks[0]!.env.PLATYNUI_EXCLUDE_PIDS?.split(',').includes(String(process.pid)),
+    'picking skips the windows of the shell itself',
+  );
   const ipc = electron.record.ipc.get(API_CHANNEL)!;
   ipc(
     { sender: window.webContents, senderFrame: { url: 'https://evil.example/' } },
@@ -244,6 +248,11 @@ test('the main process wires window, security handlers, IPC to the runtime proce
   assert.ok(logs.some((line) => line.startsWith('refused an IPC message')));
 });
 
+test('the runtime environment adds the main process to the excluded pids', () => {
+  assert.equal(runtimeEnv({ PLATYNUI_EXCLUDE_PIDS: '12,34' }, 99).PLATYNUI_EXCLUDE_PIDS, '12,34,99');
+  assert.equal(runtimeEnv({}, 7).PLATYNUI_EXCLUDE_PIDS, '7');
+});
+
 test('remembered window state is validated', () => {
   assert.deepEqual(parseWindowState({ width: 10, height: 'x', x: 5 }), { width: 1400, height: 900, maximized: false });
   assert.deepEqual(parseWindowState({ width: 800, height: 600, x: 1, y: 2, maximized: true }), {
@@ -253,4 +262,56 @@ test('remembered window state is validated', () => {
     y: 2,
     maximized: true,
   });
+});
+
+test('without a native highlight, the shell outlines with click-through overlay windows', async () => {
+  const userData = mkdtempSync(path.join(tmpdir(), 'platynui-shell-'));
+  process.env.XDG_CONFIG_HOME = userData;
+  const electron = fakeElectron({ userData });
+  FakeBrowserWindow.created.length = 0;
+  const shell = startShell(electron, {
+    distDir: path.join(root, 'dist'),
+    runtime: { providers: ['mock'], platform: 'none' },
+    files: { readFile: () => undefined, writeFile: () => undefined },
+  });
+  assert.ok(shell);
+  await electron.ready();
+  await until(() => FakeBrowserWindow.created.length === 1 && !!FakeBrowserWindow.created[0]!.loaded, 'the window');
+  const window = FakeBrowserWindow.created[0]!;
+  const ipc = electron.record.ipc.get(API_CHANNEL)!;
+  const send = (message: unknown) =>
+    ipc({ sender: window.webContents, senderFrame: window.webContents.mainFrame }, message);
+  send({
+    kind: 'request',
+    id: 1,
+    method: 'highlight',
+    params: {
+      rects: [
+        { x: 10, y: 20, width: 30, height: 40 },
+        { x: 100, y: 100, width: 5, height: 5 },
+      ],
+      durationMs: 300,
+    },
+  });
+  await until(() => shell.overlays === 2 && FakeBrowserWindow.created.slice(1).every((w) => w.shown), 'two overlays');
+  const overlays = FakeBrowserWindow.created.slice(1);
+  const options = overlays[0]!.options as unknown as { [key: string]: unknown };
+  assert.deepEqual(
+    [options.x, options.y, options.width, options.height, options.transparent, options.frame, options.alwaysOnTop],
+    [10, 20, 30, 40, true, false, true],
+  );
+  assert.equal(options.focusable, false);
+  assert.ok(
+    overlays.every((overlay) => overlay.ignoreMouse),
+    'click-through',
+  );
+  const answer = responses(window.webContents).find((m) => m.kind === 'response' && m.id === 1);
+  assert.equal((answer?.result as { shown: boolean }).shown, true);
+  await until(() => overlays.every((overlay) => overlay.closed), 'the overlays to clear after their duration');
+  send({ kind: 'request', id: 2, method: 'highlight', params: { rects: [{ x: 1, y: 1, width: 9, height: 9 }] } });
+  await until(() => shell.overlays === 1, 'one overlay');
+  send({ kind: 'request', id: 3, method: 'highlight.clear', params: {} });
+  await until(() => shell.overlays === 0, 'clear');
+  electron.appEvents.emit('will-quit');
+  await electron.record.forks[0]!.process.stopped;
 });
