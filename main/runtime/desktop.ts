@@ -47,6 +47,8 @@ export class DesktopSource implements ProviderNode {
   readonly isSecure = false;
   /** Windows that appear under an application, by runtime id: the grouped view owns them structurally. */
   readonly applicationOwned = new Set<string>();
+  /** The technology of the provider that listed each top-level node. */
+  private readonly technologies = new Map<string, string>();
 
   constructor(
     private readonly info: DesktopInfo,
@@ -58,7 +60,8 @@ export class DesktopSource implements ProviderNode {
   }
 
   async children(): Promise<readonly ProviderNode[]> {
-    const roots = (await Promise.all(this.providers.map((provider) => provider.roots()))).flat();
+    const perProvider = await Promise.all(this.providers.map((provider) => provider.roots()));
+    const roots = perProvider.flat();
     const applications = roots.filter((node) => node.namespace === 'app');
     const others = roots.filter((node) => node.namespace !== 'app');
     const windows = await Promise.all(
@@ -66,7 +69,19 @@ export class DesktopSource implements ProviderNode {
     );
     this.applicationOwned.clear();
     for (const window of windows.flat()) this.applicationOwned.add(window.runtimeId);
+    perProvider.forEach((nodes, index) => {
+      const technology = this.providers[index]!.descriptor.technology;
+      for (const node of nodes) this.technologies.set(node.runtimeId, technology);
+    });
+    applications.forEach((application, index) => {
+      const technology = this.technologies.get(application.runtimeId);
+      if (technology) for (const window of windows[index]!) this.technologies.set(window.runtimeId, technology);
+    });
     return [...applications, ...windows.flat(), ...others];
+  }
+
+  technologyOf(runtimeId: string): string | undefined {
+    return this.technologies.get(runtimeId);
   }
 
   desktopAttributes(): AttributeEntry[] {

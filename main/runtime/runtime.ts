@@ -86,7 +86,9 @@ export class Runtime implements NodeOwner {
   adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode {
     const known = this.nodes.get(source.runtimeId);
     if (known && !known.isRemoved) return known;
-    const node = new RuntimeNode(this, source, parent, technology);
+    const own =
+      parent === this.desktop ? (this.desktopSource.technologyOf(source.runtimeId) ?? technology) : technology;
+    const node = new RuntimeNode(this, source, parent, own);
     this.nodes.set(source.runtimeId, node);
     return node;
   }

@@ -11,7 +11,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const bin = path.join(root, 'bin/platynui-inspector');
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return cliWith(process.env, ...args);
+}
+
+function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -77,6 +81,27 @@ test('exit codes: 2 for usage and XPath errors, 3 without a provider, 4 on timeo
   const bad = cli('snapshot', '--mock-file', broken);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /broken\.xml/);
+});
+
+test('exit code 3 when no provider can reach its technology', () => {
+  const home = mkdtempSync(path.join(tmpdir(), 'platynui-nobus-'));
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: home };
+  const result = cliWith(env, 'query', '//Button', '--provider', 'atspi');
+  assert.equal(result.status, 3, result.stderr);
+  assert.match(result.stderr, /platynui-inspector: .*(bus|accessibility)/i);
+});
+
+test('exit code 4 when the evaluation outlives --timeout', () => {
+  const windows = Array.from(
+    { length: 40 },
+    (_, w) => `<Window Name="w${w}">${'<Pane><Button Name="b"/></Pane>'.repeat(250)}</Window>`,
+  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-timeout-'));
+  const file = path.join(dir, 'big.xml');
+  writeFileSync(file, `<snapshot xmlns="urn:platynui:control">${windows.join('')}</snapshot>`);
+  const result = cli('query', "count(//*[matches(@Name, '^(a|b)+c$')])", '--mock-file', file, '--timeout', '5');
+  assert.equal(result.status, 4, result.stderr);
+  assert.match(result.stderr, /did not finish within 5 ms/);
 });
 
 test('snapshot writes XML, JSON and text, and never a secret', () => {

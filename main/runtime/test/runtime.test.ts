@@ -89,6 +89,13 @@ test('without a platform the runtime uses the fallback desktop', async () => {
       height: 1080,
     });
     assert.deepEqual(toJsonValue(attributes.find((a) => a.name === 'Technology')!.value), 'Fallback');
+    const [application] = await runtime.desktop.children();
+    const [window] = await application!.children();
+    const [pane] = await window!.children();
+    for (const node of [application!, window!, pane!]) {
+      assert.equal(node.technology, 'Mock', `${node.describe()} carries the provider's technology, not the desktop's`);
+      assert.deepEqual(toJsonValue((await node.attribute('control', 'Technology'))!.value), 'Mock');
+    }
   } finally {
     await runtime.shutdown();
   }
