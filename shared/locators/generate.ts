@@ -442,7 +442,18 @@ export function describeCandidate(candidate: Candidate, tree: LocatorTree): Loca
 
 /** Candidates described, best first, not yet verified by an XPath engine. */
 export function proposeLocators(index: LocatorIndex, target: LocatorNode): Locator[] {
-  return locatorCandidates(index, target).map((candidate) => describeCandidate(candidate, index.tree));
+  const found = locatorCandidates(index, target).map((candidate) => describeCandidate(candidate, index.tree));
+  if (found.length > 0) return found;
+  // Nothing stable tells the node apart within the budget: the absolute position is the last resort, and says so.
+  return [
+    {
+      xpath: absolutePath(index.tree, target),
+      strategy: 'position',
+      reason: 'no stable attribute or ancestor tells it apart: absolute position (breaks when the layout changes)',
+      score: 1,
+      matches: 1,
+    },
+  ];
 }
 
 /** The absolute positional path (`/app:Application[1]/Window[2]/Pane[1]/Button[3]`), the baseline recorders emit. */

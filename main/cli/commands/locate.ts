@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { attributeKey } from '../../../shared/model/namespaces.js';
+import type { AttributeEntry } from '../../../shared/model/attributes.js';
+import { attributeKey, parseAttributeKey } from '../../../shared/model/namespaces.js';
+import { DEFAULT_PRIORITY } from '../../../shared/locators/config.js';
 import { formatValueText } from '../../../shared/model/values.js';
 import { LocatorIndex, proposeLocators } from '../../../shared/locators/generate.js';
 import {
@@ -23,7 +25,7 @@ import type { RuntimeNode } from '../../runtime/node.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { XPathService } from '../../xpath/xpath-service.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
-import { collectSubtree, type CollectedNode } from '../serialize.js';
+import type { CollectedNode } from '../serialize.js';
 import { openSession, type RuntimeCliOptions } from '../session.js';
 
 interface LocateOptions extends RuntimeCliOptions {
@@ -46,13 +48,41 @@ function toInit(node: CollectedNode): LocatorNodeInit {
   };
 }
 
-/** The whole desktop as the tree owns it (grouped view), with every attribute, as a LocatorTree keyed by runtime id. */
-export async function captureLocatorTree(runtime: Runtime): Promise<LocatorTree> {
-  const desktop = await collectSubtree(runtime, runtime.desktop, {
-    attrs: 'all',
-    includeRuntimeId: true,
-    maxDepth: undefined,
-  });
+/**
+ * The whole desktop as the tree owns it (grouped view), as a LocatorTree keyed by runtime id. The targets and their
+ * ancestors carry every attribute (any of them may end up in a locator); every other node carries only the
+ * attributes of the priority list, which is what telling nodes apart needs. Reading every attribute of every node
+ * would cost each application a round trip per attribute and node. Locators are verified by the real engine
+ * afterwards, so a value not read here can only make a candidate fail verification, never make a wrong one pass.
+ */
+export async function captureLocatorTree(runtime: Runtime, targets: readonly RuntimeNode[] = []): Promise<LocatorTree> {
+  const full = new Set<RuntimeNode>();
+  for (const target of targets) {
+    full.add(target);
+    for (const ancestor of runtime.ancestors(target)) full.add(ancestor);
+  }
+  const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
+  const wanted = new Set(DEFAULT_PRIORITY);
+  const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
+    if (full.has(node)) return node.attributes();
+    const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
+    return found.flat().filter((entry) => wanted.has(attributeKey(entry.namespace, entry.name)));
+  };
+  const collect = async (node: RuntimeNode): Promise<CollectedNode> => {
+    const [attributes, children] = await Promise.all([
+      read(node).catch((): readonly AttributeEntry[] => []),
+      runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+    ]);
+    return {
+      runtimeId: node.runtimeId,
+      name: node.name,
+      namespace: node.namespace,
+      role: node.role,
+      attributes: [...attributes],
+      children: await Promise.all(children.map(collect)),
+    };
+  };
+  const desktop = await collect(runtime.desktop);
   return buildLocatorTree(desktop.children.map(toInit));
 }
 
@@ -63,7 +93,7 @@ export async function locateNodes(
   targets: readonly RuntimeNode[],
   options: { timeoutMs?: number } = {},
 ): Promise<ExportTarget[]> {
-  const tree = await captureLocatorTree(runtime);
+  const tree = await captureLocatorTree(runtime, targets);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
   const index = new LocatorIndex(tree);
   const out: ExportTarget[] = [];

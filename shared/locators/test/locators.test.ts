@@ -6,6 +6,8 @@ import {
   buildLocatorTree,
   isVolatileValue,
   LocatorGenerator,
+  LocatorIndex,
+  proposeLocators,
   locatorTreeFromSnapshot,
   selectNodes,
   xpathString,
@@ -156,4 +158,25 @@ test('the priority list and the blacklist are configurable', () => {
   const processFirst = new LocatorGenerator(tree, { priority: ['ProcessName', 'Name'] });
   const app = processFirst.propose(byKey(tree, 'mock:app-studio'));
   assert.ok(app.some((l) => l.xpath === "//app:Application[@ProcessName='studio']"));
+});
+
+test('when nothing stable tells a node apart within the budget, the absolute position is the last resort', () => {
+  const cell = (row: number) => ({
+    namespace: 'control' as const,
+    role: 'Text',
+    name: `${100000 + row}`,
+    key: `cell-${row}`,
+  });
+  const tree = buildLocatorTree([
+    { namespace: 'control', role: 'Window', name: 'Grid', key: 'win', children: [0, 1, 2].map(cell) },
+  ]);
+  const index = new LocatorIndex(tree, { budget: 0, maxSteps: 1 });
+  const [locator, ...others] = proposeLocators(index, byKey(tree, 'cell-1'));
+  assert.deepEqual(others, []);
+  assert.equal(locator!.strategy, 'position');
+  assert.equal(locator!.xpath, '/Window[1]/Text[2]');
+  assert.deepEqual(
+    selectNodes(new LocatorGenerator(tree).xdm, locator!.xpath).map((node) => node.key),
+    ['cell-1'],
+  );
 });
