@@ -69,6 +69,9 @@ export class InspectorSession {
         if ('parentRuntimeId' in event && event.parentRuntimeId) change.parentRuntimeId = event.parentRuntimeId;
         this.pendingChanges.push(change);
       }
+      if (event.kind === 'NodeUpdated' && event.attributes?.includes(AttributeNames.IsFocused)) {
+        void this.announceFocus(event.runtimeId);
+      }
       if (event.kind === 'TreeInvalidated') this.childCounts.clear();
       else if (event.kind !== 'NodeUpdated') {
         this.childCounts.delete(event.parentRuntimeId ?? runtime.desktop.runtimeId);
@@ -132,6 +135,20 @@ export class InspectorSession {
     const children = await this.runtime.structuralChildren(node);
     this.childCounts.set(node.runtimeId, children.length);
     return children;
+  }
+
+  /** Emits `focus.changed` when the updated node now has the focus (its IsFocused turned true). */
+  private async announceFocus(runtimeId: string): Promise<void> {
+    const node = this.runtime.node(runtimeId);
+    if (!node) return;
+    try {
+      const [focused] = await node.attributesNamed(AttributeNames.IsFocused);
+      if (focused?.value.type === 'Bool' && focused.value.value && !this.closed) {
+        this.emit({ type: 'focus.changed', node: this.summarize(node) });
+      }
+    } catch {
+      // A node that went away while we asked has no focus to report.
+    }
   }
 
   summarize(node: RuntimeNode): NodeSummary {

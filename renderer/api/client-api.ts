@@ -97,6 +97,9 @@ export class ClientApi implements InspectorApi {
           stackSize: event.stackSize,
         });
         break;
+      case 'focus.changed':
+        out.push({ type: 'focus-changed', node: view(event.node) });
+        break;
       case 'pick.selected':
         out.push({ type: 'pick-end', node: view(event.node) });
         break;
@@ -135,7 +138,7 @@ export class ClientApi implements InspectorApi {
         pick: pointer,
         highlight: !status.unavailable.some((u) => u.device === 'highlight'),
         locators: true,
-        followFocus: false,
+        followFocus: true,
       },
     };
   }
@@ -237,7 +240,7 @@ export class ClientApi implements InspectorApi {
   }
 
   async setFollowFocus(): Promise<void> {
-    throw new ApiError({ code: 'unsupported', message: 'this host does not report focus changes yet' });
+    // The host always reports focus changes; the session store decides whether to follow them.
   }
 
   async enableAccessibility(): Promise<void> {

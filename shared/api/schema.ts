@@ -344,6 +344,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('pick.selected'), node: NodeSummarySchema }),
   z.object({ type: z.literal('pick.stopped'), reason: z.string() }),
+  /** The keyboard focus moved to this node (providers that report focus changes: AT-SPI, the mock). */
+  z.object({ type: z.literal('focus.changed'), node: NodeSummarySchema }),
   z.object({ type: z.literal('evaluation.items'), id: z.string(), items: z.array(EvaluationItemSchema) }),
   z.object({ type: z.literal('provider.status'), providers: z.array(ProviderStatusSchema) }),
 ]);

@@ -132,3 +132,24 @@ test('picking reports the element under the real pointer', async () => {
   const selected = await client.selectPick();
   assert.equal(selected.node?.runtimeId, event.node!.runtimeId);
 });
+
+test('the keyboard focus moving in the real application arrives as focus.changed', async () => {
+  const targets: NodeSummary[] = [];
+  await client.evaluate(`/app:Application[@ProcessId=${gtk.pid}]//Button[@Name='Run']`, {
+    onItems: (batch) => batch.forEach((item) => item.type === 'node' && targets.push(item.node)),
+  }).done;
+  const [run] = targets;
+  assert.ok(run, 'gtk3-demo has a Run button');
+  const focused = new Promise<Extract<InspectorEvent, { type: 'focus.changed' }>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no focus.changed within 10 s')), 10_000);
+    const off = client.on('focus.changed', (event) => {
+      if (event.node.runtimeId !== run.runtimeId) return;
+      clearTimeout(timer);
+      off();
+      resolve(event);
+    });
+  });
+  await client.action(run.runtimeId, (await client.node(run.runtimeId)).revision, 'focus');
+  const event = await focused;
+  assert.equal(event.node.name, 'Run');
+});

@@ -253,6 +253,21 @@ test('tree changes arrive as coalesced events', async () => {
   assert.ok(event.changes.some((change) => change.runtimeId === 'mock:treeitem-docs' && change.providerId === 'mock'));
 });
 
+test('a focus change arrives as focus.changed with the newly focused node', async () => {
+  await materialize();
+  const focused = new Promise<Extract<InspectorEvent, { type: 'focus.changed' }>>((resolve) => {
+    const off = client.on('focus.changed', (event) => {
+      off();
+      resolve(event);
+    });
+  });
+  const search = await client.node('mock:edit-search');
+  await client.action('mock:edit-search', search.revision, 'focus');
+  const event = await focused;
+  assert.equal(event.node.runtimeId, 'mock:edit-search');
+  assert.equal(event.node.role, 'Edit');
+});
+
 test('snapshot, settings, status and accessibility', async () => {
   await materialize();
   const snapshot = await client.snapshot({ runtimeId: 'mock:window-login', attrs: 'all' });
