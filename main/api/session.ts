@@ -376,30 +376,10 @@ export class Picker {
       if (!provider.nodesAtPoint) continue;
       const hits = await provider.nodesAtPoint(point, processId).catch((): readonly ProviderNode[] => []);
       if (hits.length === 0) continue;
-      const resolved = await this.resolve([...hits].reverse());
+      const resolved = await this.session.runtime.resolveProviderChain([...hits].reverse());
       if (resolved.length > 0) return resolved.reverse();
     }
     return this.hitTestByBounds(point);
-  }
-
-  /** Turns a provider chain (window first) into runtime nodes by walking down from the desktop. */
-  private async resolve(chain: readonly ProviderNode[]): Promise<RuntimeNode[]> {
-    const runtime = this.session.runtime;
-    const [top, ...rest] = chain;
-    if (!top) return [];
-    await runtime.desktop.children();
-    const first = runtime.node(top.runtimeId);
-    if (!first) return [];
-    let current: RuntimeNode = first;
-    const out = [current];
-    for (const next of rest) {
-      const children: readonly RuntimeNode[] = await current.children().catch((): readonly RuntimeNode[] => []);
-      const child: RuntimeNode | undefined = children.find((candidate) => candidate.runtimeId === next.runtimeId);
-      if (!child) break;
-      out.push(child);
-      current = child;
-    }
-    return out;
   }
 
   private async hitTestByBounds(point: Point): Promise<RuntimeNode[]> {

@@ -121,6 +121,27 @@ export class Runtime implements NodeOwner {
     return chain;
   }
 
+  /**
+   * Turns a chain of provider nodes (a top-level window first, then ever deeper elements, as hit testing returns
+   * them) into the runtime's nodes by walking down from the desktop; stops where the tree no longer matches.
+   */
+  async resolveProviderChain(chain: readonly ProviderNode[]): Promise<RuntimeNode[]> {
+    const [top, ...rest] = chain;
+    if (!top) return [];
+    await this.desktop.children();
+    let current = this.node(top.runtimeId);
+    if (!current) return [];
+    const out = [current];
+    for (const next of rest) {
+      const children: readonly RuntimeNode[] = await current.children().catch((): readonly RuntimeNode[] => []);
+      const child = children.find((candidate) => candidate.runtimeId === next.runtimeId);
+      if (!child) break;
+      out.push(child);
+      current = child;
+    }
+    return out;
+  }
+
   registerEventSink(sink: RuntimeEventSink): () => void {
     return this.dispatcher.register(sink);
   }

@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import type { Point } from '../../../shared/model/values.js';
 import { providerNodesAtPoint } from '../../runtime/element-at-point.js';
 import type { RuntimeNode } from '../../runtime/node.js';
-import type { ProviderNode } from '../../runtime/provider.js';
-import type { Runtime } from '../../runtime/runtime.js';
 import { addRuntimeOptions, parseAttrs, writeStats } from '../options.js';
 import { nodeJson, textLine, type AttributeSelection } from '../serialize.js';
 import type { RuntimeCliOptions } from '../session.js';
@@ -15,24 +13,6 @@ interface PickOptions extends RuntimeCliOptions {
   format: 'text' | 'json';
   attrs: AttributeSelection;
   stats?: boolean;
-}
-
-/** Turns a provider chain (window first) into runtime nodes by walking down from the desktop. */
-async function resolveChain(runtime: Runtime, chain: readonly ProviderNode[]): Promise<RuntimeNode[]> {
-  const [top, ...rest] = chain;
-  if (!top) return [];
-  await runtime.desktop.children();
-  let current = runtime.node(top.runtimeId);
-  if (!current) return [];
-  const out = [current];
-  for (const next of rest) {
-    const children: readonly RuntimeNode[] = await current.children().catch((): readonly RuntimeNode[] => []);
-    const child: RuntimeNode | undefined = children.find((candidate) => candidate.runtimeId === next.runtimeId);
-    if (!child) break;
-    out.push(child);
-    current = child;
-  }
-  return out;
 }
 
 export function registerPick(program: Command): void {
@@ -56,7 +36,7 @@ export function registerPick(program: Command): void {
       });
       const nodes: RuntimeNode[] = [];
       for (const hit of hits) {
-        const chain = (await resolveChain(runtime, [...hit.nodes].reverse())).reverse();
+        const chain = (await runtime.resolveProviderChain([...hit.nodes].reverse())).reverse();
         nodes.push(...(options.all ? chain : chain.slice(0, 1)));
         if (!options.all && nodes.length > 0) break;
       }
