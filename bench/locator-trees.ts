@@ -9,18 +9,7 @@ import {
   type LocatorTree,
 } from '../shared/locators/tree.js';
 import { readSnapshotXml } from '../shared/snapshot/xml-reader.js';
-
-/** Deterministic PRNG (mulberry32), so every bench run sees the same trees. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../shared/random.js';
 
 export function mockLocatorTree(): LocatorTree {
   return locatorTreeFromSnapshot(readSnapshotXml(DEFAULT_MOCK_TREE));
@@ -32,7 +21,7 @@ export function mockLocatorTree(): LocatorTree {
  * across lists, edits and labels (some with clock-like names), and geometry on every node. About `size` nodes.
  */
 export function syntheticTree(size: number, seed = 7): LocatorTree {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   let counter = 0;
   const key = () => `n${counter++}`;
   const bounds = () =>

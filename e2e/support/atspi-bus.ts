@@ -1,6 +1,7 @@
 // Small, dependable access to the AT-SPI registry for tests: which applications are registered, with their PID, name
 // and top-level children. Low-level dbus-next calls with hard-coded signatures, no introspection, no usocket.
 import { Message, sessionBus, type MessageBus } from 'dbus-next';
+import { toDbusNextAddress } from '../../main/providers/atspi/bus-address.js';
 
 export const REGISTRY_BUS_NAME = 'org.a11y.atspi.Registry';
 export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
@@ -8,20 +9,9 @@ const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 
 /** Converts a D-Bus address to one dbus-next connects to without its optional native `usocket` module. */
 export function dbusNextAddress(address: string): string {
-  for (const part of address.split(';')) {
-    const m = /^unix:(.*)$/.exec(part);
-    if (!m || m[1] === undefined) continue;
-    const params = new Map<string, string>();
-    for (const kv of m[1].split(',')) {
-      const i = kv.indexOf('=');
-      if (i > 0) params.set(kv.slice(0, i), decodeURIComponent(kv.slice(i + 1)));
-    }
-    const p = params.get('path') ?? params.get('socket');
-    if (p) return `unix:socket=${p}`;
-    const abstract = params.get('abstract');
-    if (abstract) return `unix:socket=\0${abstract}`;
-  }
-  throw new Error(`Unsupported D-Bus address: ${address}`);
+  const converted = toDbusNextAddress(address);
+  if (!converted) throw new Error(`Unsupported D-Bus address: ${address}`);
+  return converted;
 }
 
 export function connectBus(address: string): MessageBus {

@@ -11,20 +11,12 @@
  * edges, the flat view, the grouped view.
  */
 import { test } from 'node:test';
+import { seededRandom } from '../../random.js';
 import assert from 'node:assert/strict';
 import { compileFastPath, FastPathFallback, type FastItem } from '../fast/index.js';
 import { PlainFacade } from '../plain-facade.js';
 import type { MemNode, MemoryTree } from '../memory-tree.js';
-import {
-  allNodes,
-  groupedCopy,
-  prng,
-  randomQuery,
-  randomTree,
-  specFromTree,
-  treeFromSpec,
-  type Spec,
-} from './generate.js';
+import { allNodes, groupedCopy, randomQuery, randomTree, specFromTree, treeFromSpec, type Spec } from './generate.js';
 
 function canon(items: readonly FastItem<MemNode>[], ids: Map<MemNode, number>): string {
   return items
@@ -238,7 +230,7 @@ test('10,000 random queries over random trees: the fast path gives fontoxpath an
     const tree = randomTree(1000 + t);
     if (hasAliases(tree)) counts.aliasTrees++;
     const nodes = allNodes(tree);
-    const r = prng(7 + t);
+    const r = seededRandom(7 + t);
     for (let i = 0; i < PER_TREE; i++) {
       const query = randomQuery(r);
       const ci = r() < 0.7 ? 0 : Math.floor(r() * nodes.length);

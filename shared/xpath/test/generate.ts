@@ -1,16 +1,6 @@
 /** Seeded random trees and queries for the differential test of the fast path against fontoxpath. */
 import { MemoryTree, type MemNode } from '../memory-tree.js';
-
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../random.js';
 
 export type Rand = () => number;
 const pick = <T>(r: Rand, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
@@ -76,7 +66,7 @@ function randomNode(tree: MemoryTree, r: Rand, parent: MemNode, depth: number, r
  * the windows, see plain-facade.ts).
  */
 export function randomTree(seed: number): MemoryTree {
-  const r = prng(seed);
+  const r = seededRandom(seed);
   const tree = new MemoryTree();
   const withApps = chance(r, 0.4);
   const apps: MemNode[] = [];

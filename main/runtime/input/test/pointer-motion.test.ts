@@ -1,3 +1,4 @@
+import { seededRandom } from '../../../../shared/random.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -10,7 +11,6 @@ import {
   pointerOverrides,
   PointerProfiles,
   resolvePoint,
-  seededRandom,
   type MotionStep,
   type PointerProfile,
 } from '../pointer-motion.js';
