@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../shared/model/errors.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { AttributeSelection } from './serialize.js';
 import { collect } from './session.js';
 
@@ -22,6 +23,19 @@ export function parseTimeout(value: string): number {
     throw new InspectorError('usage', `--timeout must be a positive number of milliseconds, got "${value}"`);
   }
   return Number(value);
+}
+
+/**
+ * Starts measuring a command's work (after start-up): `--stats` then reports the time since and the nodes the
+ * providers materialized since.
+ */
+export function measureStats(runtime: Runtime): { write(results: number): void } {
+  const started = performance.now();
+  const fetchedBefore = runtime.nodesFetched;
+  return {
+    write: (results) =>
+      writeStats({ evalMs: performance.now() - started, nodesFetched: runtime.nodesFetched - fetchedBefore, results }),
+  };
 }
 
 export function writeStats(stats: { evalMs: number; nodesFetched: number; results: number }): void {

@@ -3,7 +3,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import { formatValueText } from '../../../shared/model/values.js';
 import { itemJson, textLine, type AttributeSelection } from '../serialize.js';
 import { openSession, type RuntimeCliOptions } from '../session.js';
-import { addRuntimeOptions, parseAttrs, parseTimeout, writeStats } from '../options.js';
+import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 
 interface QueryOptions extends RuntimeCliOptions {
   format: 'text' | 'json';
@@ -25,8 +25,7 @@ export function registerQuery(program: Command): void {
   ).action(async (xpath: string, options: QueryOptions) => {
     const session = await openSession(options);
     try {
-      const started = performance.now();
-      const fetchedBefore = session.runtime.nodesFetched;
+      const stats = measureStats(session.runtime);
       const { items } = await session.xpath.evaluate(xpath, {
         ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
       });
@@ -44,11 +43,7 @@ export function registerQuery(program: Command): void {
         }
       }
       if (options.stats) {
-        writeStats({
-          evalMs: performance.now() - started,
-          nodesFetched: session.runtime.nodesFetched - fetchedBefore,
-          results: items.length,
-        });
+        stats.write(items.length);
       }
     } finally {
       await session.close();

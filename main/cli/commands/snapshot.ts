@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../../runtime/node.js';
-import { addRuntimeOptions, parseAttrs, parseTimeout, writeStats } from '../options.js';
+import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../serialize.js';
 import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../session.js';
 
@@ -35,8 +35,7 @@ export function registerSnapshot(program: Command): void {
   ).action(async (xpath: string, options: SnapshotOptions) => {
     const session = await openSession(options);
     try {
-      const started = performance.now();
-      const fetchedBefore = session.runtime.nodesFetched;
+      const stats = measureStats(session.runtime);
       const { items } = await session.xpath.evaluate(xpath, {
         ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
       });
@@ -68,11 +67,7 @@ export function registerSnapshot(program: Command): void {
             .join(''),
         );
       if (options.stats) {
-        writeStats({
-          evalMs: performance.now() - started,
-          nodesFetched: session.runtime.nodesFetched - fetchedBefore,
-          results: trees.length,
-        });
+        stats.write(trees.length);
       }
     } finally {
       await session.close();

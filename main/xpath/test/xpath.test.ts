@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { toJsonValue } from '../../../shared/model/values.js';
-import type { ProviderNode } from '../../runtime/provider.js';
+import type { ProviderDescriptor, ProviderNode } from '../../runtime/provider.js';
 import { registerProviderFactory } from '../../runtime/registry.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService, type EvaluationItem } from '../xpath-service.js';
@@ -120,55 +120,62 @@ test('secret values are not queryable', async () => {
   assert.deepEqual(await query('//PasswordText[@IsSecure=true()]/@Name'), ['mock:password@Name="Password"']);
 });
 
-/** A provider whose children arrive slowly: a deep chain, so a full walk takes seconds. */
-const slowCalls = { count: 0 };
-function slowNode(depth: number): ProviderNode {
+/** A provider node for tests: the given fields over inert defaults. */
+function testNode(fields: Partial<ProviderNode> & Pick<ProviderNode, 'runtimeId' | 'role' | 'name'>): ProviderNode {
   return {
-    runtimeId: `slow:${depth}`,
-    namespace: depth === 0 ? 'app' : 'control',
-    role: depth === 0 ? 'Application' : 'Pane',
-    name: `n${depth}`,
+    namespace: 'control',
     id: undefined,
     isSecure: false,
-    children: () =>
-      new Promise((resolve) => {
-        slowCalls.count++;
-        setTimeout(() => resolve(depth < 200 ? [slowNode(depth + 1)] : []), 20);
-      }),
+    children: () => Promise.resolve([]),
     attributes: () => Promise.resolve([]),
     supportedPatterns: () => Promise.resolve([]),
     performAction: () => Promise.resolve(),
     isValid: () => Promise.resolve(true),
     invalidate: () => undefined,
+    ...fields,
   };
 }
-registerProviderFactory({
-  descriptor: {
-    id: 'slow-test',
-    displayName: 'slow',
+
+/** Registers an opt-in provider whose tree is `roots`, for runtimes the tests create by its id. */
+function registerTestProvider(id: string, roots: () => readonly ProviderNode[]): void {
+  const descriptor: ProviderDescriptor = {
+    id,
+    displayName: id,
     technology: 'Test',
     kind: 'mock',
     eventCapabilities: 'Structure',
     optIn: true,
     defaultOn: [],
-  },
-  create: () =>
-    Promise.resolve({
-      descriptor: {
-        id: 'slow-test',
-        displayName: 'slow',
-        technology: 'Test',
-        kind: 'mock',
-        eventCapabilities: 'Structure',
-        optIn: true,
-        defaultOn: [],
-      },
-      roots: () => Promise.resolve([slowNode(0)]),
-      subscribe: () => () => undefined,
-      status: () => ({ state: 'ready' }),
-      shutdown: () => Promise.resolve(),
-    }),
-});
+  };
+  registerProviderFactory({
+    descriptor,
+    create: () =>
+      Promise.resolve({
+        descriptor,
+        roots: () => Promise.resolve(roots()),
+        subscribe: () => () => undefined,
+        status: () => ({ state: 'ready' as const }),
+        shutdown: () => Promise.resolve(),
+      }),
+  });
+}
+
+/** A provider whose children arrive slowly: a deep chain, so a full walk takes seconds. */
+const slowCalls = { count: 0 };
+function slowNode(depth: number): ProviderNode {
+  return testNode({
+    runtimeId: `slow:${depth}`,
+    namespace: depth === 0 ? 'app' : 'control',
+    role: depth === 0 ? 'Application' : 'Pane',
+    name: `n${depth}`,
+    children: () =>
+      new Promise((resolve) => {
+        slowCalls.count++;
+        setTimeout(() => resolve(depth < 200 ? [slowNode(depth + 1)] : []), 20);
+      }),
+  });
+}
+registerTestProvider('slow-test', () => [slowNode(0)]);
 
 test('a cancelled evaluation stops, and the service keeps working', async () => {
   const slow = await Runtime.create({ providers: ['slow-test'], platform: 'none' });
@@ -239,52 +246,25 @@ test('a predicate on one attribute reads only that attribute of each node', asyn
       return Promise.resolve({ type: 'String' as const, value });
     },
   });
-  const leaf = (index: number): ProviderNode => ({
-    runtimeId: `counted:${index}`,
-    namespace: 'control',
-    role: 'Button',
-    name: `b${index}`,
-    id: undefined,
-    isSecure: false,
-    children: () => Promise.resolve([]),
-    attributes: () =>
-      Promise.resolve([
-        attribute(`counted:${index}`, 'Kind', index === 3 ? 'special' : 'plain'),
-        attribute(`counted:${index}`, 'Description', 'd'),
-        attribute(`counted:${index}`, 'Help', 'h'),
-      ]),
-    supportedPatterns: () => Promise.resolve([]),
-    performAction: () => Promise.resolve(),
-    isValid: () => Promise.resolve(true),
-    invalidate: () => undefined,
-  });
-  const window: ProviderNode = {
-    ...leaf(-1),
+  const leaf = (index: number): ProviderNode =>
+    testNode({
+      runtimeId: `counted:${index}`,
+      role: 'Button',
+      name: `b${index}`,
+      attributes: () =>
+        Promise.resolve([
+          attribute(`counted:${index}`, 'Kind', index === 3 ? 'special' : 'plain'),
+          attribute(`counted:${index}`, 'Description', 'd'),
+          attribute(`counted:${index}`, 'Help', 'h'),
+        ]),
+    });
+  const window = testNode({
     runtimeId: 'counted:window',
     role: 'Window',
     name: 'w',
     children: () => Promise.resolve([0, 1, 2, 3, 4].map(leaf)),
-  };
-  const descriptor = {
-    id: 'counted-test',
-    displayName: 'counted',
-    technology: 'Test',
-    kind: 'mock' as const,
-    eventCapabilities: 'Structure' as const,
-    optIn: true,
-    defaultOn: [],
-  };
-  registerProviderFactory({
-    descriptor,
-    create: () =>
-      Promise.resolve({
-        descriptor,
-        roots: () => Promise.resolve([window]),
-        subscribe: () => () => undefined,
-        status: () => ({ state: 'ready' as const }),
-        shutdown: () => Promise.resolve(),
-      }),
   });
+  registerTestProvider('counted-test', () => [window]);
   const counted = await Runtime.create({ providers: ['counted-test'], platform: 'none' });
   const service = new XPathService(counted);
   try {
