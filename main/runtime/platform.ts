@@ -16,6 +16,19 @@ export interface PointerDevice {
   scroll(deltaX: number, deltaY: number): Promise<void>;
   doubleClickTimeMs(): number;
   doubleClickSize(): Size;
+  /** Both double-click values and where they came from (the desktop's settings or the backend's defaults). */
+  doubleClickSettings?(): DoubleClickSettings;
+}
+
+export interface DoubleClickSettings {
+  timeMs: number;
+  /** The largest distance between the clicks of one double click, per axis. */
+  size: Size;
+  /** Where each value came from: a desktop setting store (X11: 'xsettings') or 'default'. */
+  timeSource: string;
+  sizeSource: string;
+  /** Why a value is the default, or which manager and serial it was read from. */
+  detail: string;
 }
 
 export type KeyState = 'press' | 'release';

@@ -20,6 +20,7 @@ export const InputOutput = 1;
 export const CopyFromParent = 0;
 export const MappingNotify = 34;
 export const ClientMessage = 33;
+export const StructureNotifyMask = 1 << 17;
 export const SubstructureNotifyMask = 1 << 19;
 export const SubstructureRedirectMask = 1 << 20;
 export const CWBackPixel = 1 << 1;
@@ -303,6 +304,8 @@ export interface Xlib {
     count: number,
   ): number;
   XResourceManagerString(display: Display): string | null;
+  XGetSelectionOwner(display: Display, selection: number): number;
+  XSetSelectionOwner(display: Display, selection: number, owner: number, time: number): number;
 }
 
 let cached: Xlib | undefined;
@@ -388,6 +391,10 @@ export function loadXlib(): Xlib {
       'int XChangeKeyboardMapping(void *display, int first, int perKeycode, unsigned long *keysyms, int count)',
     ),
     XResourceManagerString: f('const char *XResourceManagerString(void *display)'),
+    XGetSelectionOwner: f('unsigned long XGetSelectionOwner(void *display, unsigned long selection)'),
+    XSetSelectionOwner: f(
+      'int XSetSelectionOwner(void *display, unsigned long selection, unsigned long owner, unsigned long time)',
+    ),
   };
   return cached;
 }

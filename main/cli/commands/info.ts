@@ -3,7 +3,7 @@ import { InspectorError, toInspectorError } from '../../../shared/model/errors.j
 import { listProviderFactories, selectPlatformFactory, selectProviderFactories } from '../../runtime/registry.js';
 import '../../runtime/runtime.js';
 import { FALLBACK_DESKTOP } from '../../runtime/desktop.js';
-import type { DesktopInfo } from '../../runtime/platform.js';
+import type { DesktopInfo, DoubleClickSettings } from '../../runtime/platform.js';
 
 type Format = 'text' | 'json';
 
@@ -27,16 +27,28 @@ async function accessibilityReport(enable: boolean): Promise<AccessibilityReport
   return { enabled: status.enabled, busAddress: status.busAddress, message: status.message };
 }
 
-async function platformReport(): Promise<
-  { id: string; desktop: DesktopInfo; unavailable: string[] } | { error: string }
-> {
+interface PlatformReport {
+  id: string;
+  desktop: DesktopInfo;
+  /** The pointer's double-click settings and where they came from, when the platform has a pointer. */
+  doubleClick?: DoubleClickSettings;
+  unavailable: string[];
+}
+
+async function platformReport(): Promise<PlatformReport | { error: string }> {
   try {
     const factory = selectPlatformFactory({ env: process.env });
     if (!factory) return { id: 'none', desktop: FALLBACK_DESKTOP, unavailable: [] };
     const bundle = await factory.create({ env: process.env });
     try {
       const desktop = bundle.desktopInfo ? await bundle.desktopInfo.describe() : FALLBACK_DESKTOP;
-      return { id: bundle.id, desktop, unavailable: bundle.unavailable.map((u) => `${u.device}: ${u.reason}`) };
+      const doubleClick = bundle.pointer?.doubleClickSettings?.();
+      return {
+        id: bundle.id,
+        desktop,
+        ...(doubleClick ? { doubleClick } : {}),
+        unavailable: bundle.unavailable.map((u) => `${u.device}: ${u.reason}`),
+      };
     } finally {
       await bundle.shutdown();
     }
@@ -96,6 +108,12 @@ export function registerInfo(program: Command): void {
         for (const m of platform.desktop.monitors) {
           lines.push(
             `  ${m.name || m.id}: ${m.bounds.width}x${m.bounds.height} at ${m.bounds.x},${m.bounds.y}${m.isPrimary ? ' (primary)' : ''}, scale ${m.scale}`,
+          );
+        }
+        const dc = platform.doubleClick;
+        if (dc) {
+          lines.push(
+            `Double click: ${dc.timeMs} ms (${dc.timeSource}), ${dc.size.width}x${dc.size.height} px (${dc.sizeSource}); ${dc.detail}`,
           );
         }
         for (const u of platform.unavailable) lines.push(`  unavailable: ${u}`);

@@ -1,14 +1,42 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Size } from '../../../shared/model/values.js';
 import type { XTest } from '../../../native/x11/xtest.js';
-import type { PointerButton, PointerDevice } from '../../runtime/platform.js';
+import type { DoubleClickSettings, PointerButton, PointerDevice } from '../../runtime/platform.js';
 import type { X11Connection } from './connection.js';
+import { XSettingsFormatError, decodeXSettings, defaultDoubleClick, doubleClickFromSettings } from './xsettings.js';
 
 const buttonNumbers: { [button in PointerButton]: number } = { left: 1, middle: 2, right: 3 };
 
-/** X11 has no system-wide double-click setting; these are GTK's and Qt's defaults. */
-export const X11_DOUBLE_CLICK_TIME_MS = 400;
-export const X11_DOUBLE_CLICK_DISTANCE_PX = 5;
+/**
+ * The desktop's double-click settings from its XSETTINGS manager (the owner of `_XSETTINGS_S<screen>`), read again
+ * on every call: two round trips (about a tenth of a millisecond locally), so a changed setting (a new serial, a new
+ * manager, a manager gone) is seen at the next click without listening for PropertyNotify. Without a manager, or
+ * with data that does not decode, the defaults apply and `detail` says why.
+ */
+export function readDoubleClickSettings(c: X11Connection): DoubleClickSettings {
+  const selectionName = `_XSETTINGS_S${c.screen}`;
+  const selection = c.atom(selectionName, true);
+  const owner =
+    selection === 0
+      ? 0
+      : c.checkedReply('reading the XSETTINGS owner', () => c.xlib.XGetSelectionOwner(c.display, selection));
+  if (owner === 0) return defaultDoubleClick(`no XSETTINGS manager owns ${selectionName}`);
+  const where = `XSETTINGS manager 0x${owner.toString(16)}`;
+  const property = c.property(owner, '_XSETTINGS_SETTINGS');
+  if (!property) return defaultDoubleClick(`${where} has no _XSETTINGS_SETTINGS property`);
+  if (property.format !== 8 || property.type !== c.atom('_XSETTINGS_SETTINGS', true)) {
+    return defaultDoubleClick(
+      `${where}: _XSETTINGS_SETTINGS has type ${c.atomName(property.type) || property.type} format ${property.format}, not _XSETTINGS_SETTINGS format 8`,
+    );
+  }
+  try {
+    return doubleClickFromSettings(decodeXSettings(property.bytes), where);
+  } catch (error) {
+    if (error instanceof XSettingsFormatError)
+      return defaultDoubleClick(`${where}: malformed _XSETTINGS_SETTINGS: ${error.message}`);
+    throw error;
+  }
+}
 
 /** The pointer through XTest: absolute motion on the desktop, buttons 1-3, wheel buttons 4-7. */
 export class X11PointerDevice implements PointerDevice {
@@ -65,11 +93,15 @@ export class X11PointerDevice implements PointerDevice {
   }
 
   doubleClickTimeMs(): number {
-    return X11_DOUBLE_CLICK_TIME_MS;
+    return this.doubleClickSettings().timeMs;
   }
 
   doubleClickSize(): Size {
-    return { width: X11_DOUBLE_CLICK_DISTANCE_PX, height: X11_DOUBLE_CLICK_DISTANCE_PX };
+    return this.doubleClickSettings().size;
+  }
+
+  doubleClickSettings(): DoubleClickSettings {
+    return readDoubleClickSettings(this.connection);
   }
 
   private button(button: PointerButton, press: boolean): void {
