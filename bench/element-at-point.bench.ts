@@ -6,17 +6,10 @@ import { launchGtk3Demo, type LaunchedApp } from '../e2e/support/apps.js';
 import { ProbeApp, useDesktop } from '../main/platform/x11/test/support/desktop.js';
 import { providerNodesAtPoint } from '../main/runtime/element-at-point.js';
 import { Runtime } from '../main/runtime/runtime.js';
+import { percentile, print } from './_stats.js';
 
 const GOAL_P95_MS = 30;
 const ROUNDS = 200;
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-const print = (name: string, value: number, unit: string) =>
-  process.stdout.write(`${name} ${Math.round(value * 1000) / 1000} ${unit}\n`);
 
 async function main(): Promise<void> {
   const desktop = await useDesktop();

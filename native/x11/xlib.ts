@@ -17,6 +17,7 @@ export const AllPlanes = 0xffffffff;
 export const PropModeReplace = 0;
 export const IsViewable = 2;
 export const InputOutput = 1;
+export const InputOnly = 2;
 export const CopyFromParent = 0;
 export const MappingNotify = 34;
 export const ClientMessage = 33;
@@ -277,7 +278,7 @@ export interface Xlib {
     windowClass: number,
     visual: Pointer,
     valueMask: number,
-    attributes: XSetWindowAttributesValue,
+    attributes: XSetWindowAttributesValue | null,
   ): number;
   XDestroyWindow(display: Display, window: number): number;
   XMapRaised(display: Display, window: number): number;

@@ -238,8 +238,16 @@ export class X11Connection {
     return new TextDecoder(name === 'WM_NAME' ? 'latin1' : 'utf-8').decode(value.bytes).replace(/\0+$/, '');
   }
 
-  /** Sends a 32-bit ClientMessage to the root window, the way EWMH asks pagers and tools to talk to the WM. */
-  sendClientMessage(window: number, type: string, data: readonly number[]): void {
+  /**
+   * Sends a 32-bit ClientMessage about `window` to the root window, by default the way EWMH asks pagers and tools to
+   * talk to the WM (another `mask` reaches other listeners: StructureNotifyMask for a selection MANAGER message).
+   */
+  sendClientMessage(
+    window: number,
+    type: string,
+    data: readonly number[],
+    mask = SubstructureRedirectMask | SubstructureNotifyMask,
+  ): void {
     const event = new Uint8Array(192);
     const view = new DataView(event.buffer);
     view.setInt32(0, ClientMessage, true);
@@ -248,9 +256,7 @@ export class X11Connection {
     view.setBigUint64(40, BigInt(this.atom(type)), true);
     view.setInt32(48, 32, true); // format
     for (let i = 0; i < 5; i++) view.setBigInt64(56 + i * 8, BigInt(Math.trunc(data[i] ?? 0)), true);
-    this.checked(`sending ${type}`, () =>
-      this.xlib.XSendEvent(this.display, this.root, 0, SubstructureRedirectMask | SubstructureNotifyMask, event),
-    );
+    this.checked(`sending ${type}`, () => this.xlib.XSendEvent(this.display, this.root, 0, mask, event));
   }
 
   /** Reads the events Xlib queued (this connection selects none, but MappingNotify always arrives). */

@@ -95,6 +95,11 @@ export interface ProbeEvent {
   entry?: Rect;
   check?: Rect;
   label?: Rect;
+  /** "press": the button press kind GTK made of it (button-press, 2button-press, 3button-press). */
+  kind?: string;
+  /** "settings": GTK's gtk-double-click-time and gtk-double-click-distance. */
+  time?: number;
+  distance?: number;
 }
 
 /** The probe app's source (tests run from dist/, the script stays in the source tree). */
@@ -177,9 +182,19 @@ export class ProbeApp {
   }
 
   async bounds(): Promise<ProbeEvent> {
+    return this.request('bounds');
+  }
+
+  /** GTK's double-click settings as the app sees them now. */
+  async settings(): Promise<ProbeEvent> {
+    return this.request('settings');
+  }
+
+  /** Sends a command line and waits for the event of the same name it answers with. */
+  private async request(command: string): Promise<ProbeEvent> {
     const before = this.events.length;
-    this.child.stdin!.write('bounds\n');
-    return this.waitFor((e) => e.event === 'bounds' && this.events.indexOf(e) >= before);
+    this.child.stdin!.write(`${command}\n`);
+    return this.waitFor((e) => e.event === command && this.events.indexOf(e) >= before);
   }
 
   async stop(): Promise<void> {

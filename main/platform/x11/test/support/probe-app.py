@@ -2,7 +2,8 @@
 """A small GTK 3 window for the X11 desktop tests: an entry, a check box and a label.
 
 Prints one JSON line per event on stdout: "ready" with the widgets' desktop rectangles once the window is on screen,
-"text" when the entry changes, "check" when the check box toggles, "bounds" on request (a line "bounds" on stdin).
+"text" when the entry changes, "check" when the check box toggles, "bounds" on request (a line "bounds" on stdin), "settings" with GTK's double-click time and distance (a line
+"settings"), "press" for each button press on the entry with its kind (button-press, 2button-press, 3button-press).
 """
 import json
 import sys
@@ -70,6 +71,10 @@ def on_stdin(source, condition):
     command = line.strip()
     if command == "bounds":
         report("bounds")
+    elif command == "settings":
+        settings = Gtk.Settings.get_default()
+        emit("settings", time=settings.get_property("gtk-double-click-time"),
+             distance=settings.get_property("gtk-double-click-distance"))
     elif command == "focus-entry":
         entry.grab_focus()
         emit("focused")
