@@ -1,10 +1,21 @@
 // Robustness of generated locators: mutate trees the way applications change between recording and running a test,
-// and count how many locators still find the same node — the generator's best locator, any of its alternatives,
-// all alternatives, and the absolute positional path recorders emit as the baseline.
+// and count how many locators still find the same node — the generator's best (first) locator, any of its
+// alternatives, all alternatives, and the absolute positional path recorders emit as the baseline.
+// Fairness: a case where the mutation leaves the target with a twin (a node nothing but its position tells apart) is
+// ambiguous for every locator; such cases are counted (`ambiguous`) and left out instead of counted as failures.
+// Families marked `separate` (a change no title-based locator can survive by definition) are reported on their own
+// and are not part of the overall figure.
 //   node dist/bench/locator-robustness.js
-import { absolutePath, LocatorGenerator, LocatorXdmTree, selectNodes } from '../shared/locators/index.js';
+import {
+  absolutePath,
+  DEFAULT_CONFIG,
+  isBlacklisted,
+  LocatorGenerator,
+  LocatorXdmTree,
+  selectNodes,
+} from '../shared/locators/index.js';
 import type { LocatorNode, LocatorTree } from '../shared/locators/tree.js';
-import { mockLocatorTree, MUTATIONS, protectedKeys, syntheticTree } from './locator-trees.js';
+import { mockLocatorTree, MUTATIONS, protectedKeys, syntheticTree, twinsOf } from './locator-trees.js';
 
 interface Tally {
   best: number;
@@ -13,7 +24,10 @@ interface Tally {
   alternativesTotal: number;
   absolute: number;
   cases: number;
+  ambiguous: number;
 }
+
+const stable = (key: string) => !isBlacklisted(key, DEFAULT_CONFIG);
 
 function survives(xdm: LocatorXdmTree, xpath: string, key: string): boolean {
   try {
@@ -30,22 +44,40 @@ function sample(nodes: readonly LocatorNode[], count: number): LocatorNode[] {
   return Array.from({ length: count }, (_, i) => nodes[Math.floor(i * step)]!);
 }
 
-function measure(label: string, tree: LocatorTree, targets: readonly LocatorNode[]): Map<string, Tally> {
+const pct = (n: number, d: number) => ((100 * n) / Math.max(1, d)).toFixed(1);
+
+function measure(label: string, tree: LocatorTree, targets: readonly LocatorNode[]): void {
   const generator = new LocatorGenerator(tree);
   const tallies = new Map<string, Tally>();
-  const shared = new Map<string, LocatorXdmTree>();
+  const shared = new Map<string, { xdm: LocatorXdmTree; twins: Map<string, number> }>();
+  const prepare = (mutated: LocatorTree) => ({ xdm: new LocatorXdmTree(mutated), twins: twinsOf(mutated, stable) });
   for (const mutation of MUTATIONS) {
-    tallies.set(mutation.name, { best: 0, any: 0, alternatives: 0, alternativesTotal: 0, absolute: 0, cases: 0 });
-    if (mutation.name !== 'unrelated-renamed')
-      shared.set(mutation.name, new LocatorXdmTree(mutation.apply(tree, new Set())));
+    tallies.set(mutation.name, {
+      best: 0,
+      any: 0,
+      alternatives: 0,
+      alternativesTotal: 0,
+      absolute: 0,
+      cases: 0,
+      ambiguous: 0,
+    });
+    if (mutation.name !== 'unrelated-renamed') shared.set(mutation.name, prepare(mutation.apply(tree, new Set())));
   }
+  let unlocated = 0;
   for (const target of targets) {
     const locators = generator.generate(target);
-    if (locators.length === 0) continue;
+    if (locators.length === 0) {
+      unlocated++;
+      continue;
+    }
     const absolute = absolutePath(tree, target);
     for (const mutation of MUTATIONS) {
-      const xdm = shared.get(mutation.name) ?? new LocatorXdmTree(mutation.apply(tree, protectedKeys(target)));
+      const { xdm, twins } = shared.get(mutation.name) ?? prepare(mutation.apply(tree, protectedKeys(target)));
       const tally = tallies.get(mutation.name)!;
+      if ((twins.get(target.key) ?? 0) > 0) {
+        tally.ambiguous++;
+        continue;
+      }
       const ok = locators.map((l) => survives(xdm, l.xpath, target.key));
       tally.cases++;
       if (ok[0]) tally.best++;
@@ -56,29 +88,35 @@ function measure(label: string, tree: LocatorTree, targets: readonly LocatorNode
     }
   }
   let sums = { best: 0, any: 0, alternatives: 0, absolute: 0 };
-  for (const [name, t] of tallies) {
-    const pct = (n: number, d: number) => ((100 * n) / Math.max(1, d)).toFixed(1);
-    console.log(`${label}.${name}.best ${pct(t.best, t.cases)} %`);
-    console.log(`${label}.${name}.any ${pct(t.any, t.cases)} %`);
-    console.log(`${label}.${name}.alternatives ${pct(t.alternatives, t.alternativesTotal)} %`);
-    console.log(`${label}.${name}.absolute ${pct(t.absolute, t.cases)} %`);
+  let families = 0;
+  for (const mutation of MUTATIONS) {
+    const t = tallies.get(mutation.name)!;
+    const name = `${label}.${mutation.name}${mutation.separate ? '.separate' : ''}`;
+    console.log(`${name}.best ${pct(t.best, t.cases)} %`);
+    console.log(`${name}.any ${pct(t.any, t.cases)} %`);
+    console.log(`${name}.alternatives ${pct(t.alternatives, t.alternativesTotal)} %`);
+    console.log(`${name}.absolute ${pct(t.absolute, t.cases)} %`);
+    console.log(`${name}.ambiguous ${t.ambiguous} cases`);
+    if (mutation.separate || t.cases === 0) continue;
+    families++;
     sums = {
       best: sums.best + t.best / t.cases,
       any: sums.any + t.any / t.cases,
-      alternatives: sums.alternatives + t.alternatives / t.alternativesTotal,
+      alternatives: sums.alternatives + t.alternatives / Math.max(1, t.alternativesTotal),
       absolute: sums.absolute + t.absolute / t.cases,
     };
   }
-  const n = tallies.size;
+  const n = Math.max(1, families);
   const best = (100 * sums.best) / n;
   const absolute = (100 * sums.absolute) / n;
   console.log(`${label}.targets ${targets.length} nodes`);
+  console.log(`${label}.unlocated ${unlocated} nodes`);
+  console.log(`${label}.overall.families ${families} mutations`);
   console.log(`${label}.overall.best ${best.toFixed(1)} %`);
   console.log(`${label}.overall.any ${((100 * sums.any) / n).toFixed(1)} %`);
   console.log(`${label}.overall.alternatives ${((100 * sums.alternatives) / n).toFixed(1)} %`);
   console.log(`${label}.overall.absolute ${absolute.toFixed(1)} %`);
   console.log(`${label}.overall.best-vs-absolute ${(best / Math.max(0.1, absolute)).toFixed(2)} x`);
-  return tallies;
 }
 
 const mock = mockLocatorTree();

@@ -113,6 +113,11 @@ export function syntheticTree(size: number, seed = 7): LocatorTree {
 /** One change of an application between recording a locator and running it. */
 export interface Mutation {
   name: string;
+  /**
+   * Reported on its own, outside the overall figure: a change no locator built on that information can survive by
+   * definition (see window-titles-replaced).
+   */
+  separate?: boolean;
   /** `protect`: keys of the target and its ancestors (what "unrelated" excludes). */
   apply(tree: LocatorTree, protect: ReadonlySet<string>): LocatorTree;
 }
@@ -134,6 +139,17 @@ function newNode(like: LocatorNode, name: string): LocatorNode {
 function isApp(node: LocatorNode): boolean {
   return node.namespace === 'app';
 }
+
+function rename(node: LocatorNode, name: string): void {
+  (node as { name: string }).name = name;
+  (node.attributes as Map<string, string>).set('Name', name);
+}
+
+const TITLE_DECORATIONS: readonly ((title: string) => string)[] = [
+  (title) => `*${title}`,
+  (title) => `${title} (Not Responding)`,
+  (title) => `${title} - edited`,
+];
 
 export const MUTATIONS: readonly Mutation[] = [
   {
@@ -161,22 +177,43 @@ export const MUTATIONS: readonly Mutation[] = [
       const copy = deepClone(tree);
       for (const node of copy.nodes) {
         if (protect.has(node.key) || node.name === '') continue;
-        const name = `${node.name} (renamed)`;
-        (node as { name: string }).name = name;
-        (node.attributes as Map<string, string>).set('Name', name);
+        rename(node, `${node.name} (renamed)`);
       }
       return reindex(copy.root);
     },
   },
   {
+    // Titles change while the application runs without the window becoming another one: a modified marker (gedit's
+    // `*notes.txt - gedit`), a status suffix (`(Not Responding)`), an appended state. Windows take turns.
     name: 'window-titles-changed',
     apply(tree) {
       const copy = deepClone(tree);
+      let turn = 0;
       for (const node of copy.nodes) {
         if (node.role !== 'Window' || node.name === '') continue;
-        const name = `${node.name} - edited`;
-        (node as { name: string }).name = name;
-        (node.attributes as Map<string, string>).set('Name', name);
+        const decorate = TITLE_DECORATIONS[turn++ % TITLE_DECORATIONS.length]!;
+        rename(node, decorate(node.name));
+      }
+      return reindex(copy.root);
+    },
+  },
+  {
+    // The part of the title that tells windows apart is replaced (another document opened: `Document 3 - Editor`
+    // becomes `Document 4 - Editor`). A locator anchored on that part breaks by definition; only Ids, the application
+    // (when the window is its only one), content or positions can survive. Reported separately.
+    name: 'window-titles-replaced',
+    separate: true,
+    apply(tree) {
+      const copy = deepClone(tree);
+      let turn = 0;
+      for (const node of copy.nodes) {
+        if (node.role !== 'Window' || node.name === '') continue;
+        let app: LocatorNode | null = node.parent;
+        while (app && !isApp(app)) app = app.parent;
+        const parts = node.name.split(' - ');
+        const which = parts.findIndex((part) => part !== app?.name);
+        parts[which < 0 ? 0 : which] = `Untitled ${++turn}`;
+        rename(node, parts.join(' - '));
       }
       return reindex(copy.root);
     },
@@ -210,4 +247,40 @@ export function protectedKeys(target: LocatorNode): Set<string> {
   const keys = new Set<string>();
   for (let node: LocatorNode | null = target; node; node = node.parent) keys.add(node.key);
   return keys;
+}
+
+/**
+ * Nodes of a tree that nothing but their position tells apart: the same role and stable attributes, the same
+ * subtree, under ancestors that are the same in the same way. A mutation that gives the target such a twin makes it
+ * ambiguous for every locator; the harness reports those cases instead of counting them as locator failures.
+ */
+export function twinsOf(tree: LocatorTree, stable: (key: string) => boolean): Map<string, number> {
+  const ids = new Map<string, number>();
+  const intern = (text: string): number => {
+    let id = ids.get(text);
+    if (id === undefined) ids.set(text, (id = ids.size));
+    return id;
+  };
+  const own = (node: LocatorNode): string => {
+    const attrs = [...node.attributes].filter(([key]) => stable(key)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `${node.namespace}:${node.role}${JSON.stringify(attrs)}`;
+  };
+  const subtree = new Map<LocatorNode, number>();
+  const down = (node: LocatorNode): number => {
+    const id = intern(`${own(node)}(${node.children.map(down).join(',')})`);
+    subtree.set(node, id);
+    return id;
+  };
+  tree.root.children.forEach(down);
+  const signature = new Map<LocatorNode, number>();
+  const counts = new Map<number, number>();
+  for (const node of tree.nodes) {
+    const parent = node.parent && node.parent !== tree.root ? signature.get(node.parent)! : -1;
+    const id = intern(`${parent}/${subtree.get(node)!}`);
+    signature.set(node, id);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const out = new Map<string, number>();
+  for (const node of tree.nodes) out.set(node.key, counts.get(signature.get(node)!)! - 1);
+  return out;
 }

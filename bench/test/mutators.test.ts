@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { absolutePath, LocatorXdmTree, selectNodes, type LocatorTree } from '../../shared/locators/index.js';
-import { mockLocatorTree, MUTATIONS, protectedKeys, syntheticTree } from '../locator-trees.js';
+import {
+  absolutePath,
+  buildLocatorTree,
+  LocatorXdmTree,
+  selectNodes,
+  type LocatorTree,
+} from '../../shared/locators/index.js';
+import { mockLocatorTree, MUTATIONS, protectedKeys, syntheticTree, twinsOf } from '../locator-trees.js';
 
 function mutation(name: string) {
   const found = MUTATIONS.find((m) => m.name === name);
@@ -50,8 +56,18 @@ test('siblings reordered, unrelated renamed, window titles changed, everything m
   assert.equal(byKey(renamed, 'mock:button-save').attributes.get('Name'), 'Save (renamed)');
 
   const titled = mutation('window-titles-changed').apply(tree, new Set());
-  assert.equal(byKey(titled, 'mock:window-preferences').name, 'Preferences - edited');
+  assert.equal(byKey(titled, 'mock:window-studio').name, '*Studio - demo');
+  assert.equal(byKey(titled, 'mock:window-preferences').name, 'Preferences (Not Responding)');
+  assert.equal(byKey(titled, 'mock:window-login').attributes.get('Name'), 'Sign in - edited');
   assert.equal(byKey(titled, 'mock:button-save').name, 'Save');
+  assert.ok(!mutation('window-titles-changed').separate);
+
+  // The distinguishing part of the title is replaced; reported on its own.
+  const replaced = mutation('window-titles-replaced');
+  assert.equal(replaced.separate, true);
+  const other = replaced.apply(tree, new Set());
+  assert.equal(byKey(other, 'mock:window-studio').name, 'Studio - Untitled 1');
+  assert.equal(byKey(other, 'mock:window-preferences').name, 'Untitled 2');
 
   const moved = mutation('everything-moved').apply(tree, new Set());
   assert.equal(JSON.parse(byKey(moved, 'mock:button-save').attributes.get('Bounds')!).x, 337);
@@ -69,4 +85,24 @@ test('the synthetic tree has the requested size and is deterministic', () => {
     a.nodes.map((n) => n.name),
     b.nodes.map((n) => n.name),
   );
+});
+
+test('twins: nodes only their position tells apart are found, in the mutated tree as in the original', () => {
+  const stable = (key: string) => key !== 'RuntimeId' && key !== 'Bounds';
+  const tree = mockLocatorTree();
+  assert.ok([...twinsOf(tree, stable).values()].every((count) => count === 0));
+  const leaf = (key: string, name = '') => ({ namespace: 'control' as const, role: 'Text', name, key });
+  const grid = buildLocatorTree([
+    {
+      namespace: 'control',
+      role: 'Window',
+      name: 'Grid',
+      key: 'win',
+      children: [leaf('a'), leaf('b'), leaf('c', 'Label')],
+    },
+  ]);
+  const twins = twinsOf(grid, stable);
+  assert.equal(twins.get('a'), 1);
+  assert.equal(twins.get('b'), 1);
+  assert.equal(twins.get('c'), 0);
 });

@@ -1,9 +1,10 @@
 import { qualifiedRole } from '../model/namespaces.js';
 import { isBlacklisted, isVolatileValue, resolveConfig, type LocatorConfig } from './config.js';
 import { xpathString } from './quote.js';
-import { isApplication, type LocatorNode, type LocatorTree } from './tree.js';
+import { isApplication, isTopLevel, type LocatorNode, type LocatorTree } from './tree.js';
 
-export type LocatorStrategy = 'id' | 'role-name' | 'role-attributes' | 'role' | 'content' | 'scoped' | 'position';
+export type LocatorStrategy =
+  'id' | 'title' | 'role-name' | 'role-attributes' | 'role' | 'content' | 'scoped' | 'position';
 
 export interface Locator {
   xpath: string;
@@ -26,8 +27,13 @@ interface Step {
   readonly preds: readonly string[];
   /** Positional predicate (its number is computed from the node). */
   readonly position: boolean;
-  /** A child that identifies an unnamed container: `Pane[Tree[@Name='Files']]`. */
-  readonly has?: { readonly child: LocatorNode; readonly key: string };
+  /**
+   * A child that identifies an unnamed container, `Pane[Tree[@Name='Files']]`; with `via`, a grandchild under any
+   * child step (`Pane[` star `/Edit[@Id='search']]`).
+   */
+  readonly has?: { readonly child: LocatorNode; readonly key: string; readonly via?: boolean };
+  /** The stable part of a window title: `Window[contains(@Name,'Settings')]` (see titleParts). */
+  readonly title?: string;
 }
 
 type Path = readonly Step[];
@@ -145,15 +151,13 @@ function roleKey(node: LocatorNode): string {
 function matchesTest(node: LocatorNode, step: Step): boolean {
   if (step.role && (node.role !== step.node.role || node.namespace !== step.node.namespace)) return false;
   for (const key of step.preds) if (node.attributes.get(key) !== step.node.attributes.get(key)) return false;
+  if (step.title !== undefined && !(node.attributes.get('Name') ?? '').includes(step.title)) return false;
   if (step.has) {
-    const { child, key } = step.has;
+    const { child, key, via } = step.has;
     const value = child.attributes.get(key);
-    if (
-      !node.children.some(
-        (c) => c.role === child.role && c.namespace === child.namespace && c.attributes.get(key) === value,
-      )
-    )
-      return false;
+    const holds = (c: LocatorNode) =>
+      c.role === child.role && c.namespace === child.namespace && c.attributes.get(key) === value;
+    if (!(via ? node.children.some((c) => c.children.some(holds)) : node.children.some(holds))) return false;
   }
   return true;
 }
@@ -187,29 +191,61 @@ function positionAllowed(node: LocatorNode, tree: LocatorTree): boolean {
   return !isApplication(node) && node.parent !== tree.root && !(node.parent && isApplication(node.parent));
 }
 
-function matchesPath(node: LocatorNode, path: Path, index: number, root: LocatorNode): boolean {
+/**
+ * Whether a node is selected by the path's steps 0..index, its step `index` being the node's own. Answers for the
+ * ancestor steps are remembered per matching run (`memo`): the nodes of one pool share most of their ancestors.
+ */
+function matchesPath(node: LocatorNode, path: Path, index: number, root: LocatorNode, memo: PathMemo): boolean {
   const step = path[index]!;
   if (node === root || !matchesStep(node, step)) return false;
   if (index === 0) return true;
   if (step.axis === '/') {
     const parent = node.parent;
-    return parent !== null && parent !== root && matchesPath(parent, path, index - 1, root);
+    return parent !== null && parent !== root && memoMatches(parent, path, index - 1, root, memo);
   }
-  for (let ancestor = node.parent; ancestor && ancestor !== root; ancestor = ancestor.parent) {
-    if (matchesPath(ancestor, path, index - 1, root)) return true;
+  return node.parent !== null && someAncestorMatches(node.parent, path, index - 1, root, memo);
+}
+
+interface PathMemo {
+  self: Map<LocatorNode, boolean>[];
+  upward: Map<LocatorNode, boolean>[];
+}
+
+function newMemo(): PathMemo {
+  return { self: [], upward: [] };
+}
+
+function memoMatches(node: LocatorNode, path: Path, index: number, root: LocatorNode, memo: PathMemo): boolean {
+  const map = (memo.self[index] ??= new Map());
+  let known = map.get(node);
+  if (known === undefined) map.set(node, (known = matchesPath(node, path, index, root, memo)));
+  return known;
+}
+
+/** `node` or one of its ancestors (below the root) matches steps 0..index. */
+function someAncestorMatches(node: LocatorNode, path: Path, index: number, root: LocatorNode, memo: PathMemo): boolean {
+  if (node === root) return false;
+  const map = (memo.upward[index] ??= new Map());
+  let known = map.get(node);
+  if (known === undefined) {
+    known =
+      memoMatches(node, path, index, root, memo) ||
+      (node.parent !== null && someAncestorMatches(node.parent, path, index, root, memo));
+    map.set(node, known);
   }
-  return false;
+  return known;
 }
 
 export function renderStep(step: Step): string {
   const test = step.role ? qualifiedRole(step.node.namespace, step.node.role) : '*';
   const preds = step.preds.map((key) => `@${key}=${xpathString(step.node.attributes.get(key) ?? '')}`);
+  if (step.title !== undefined) preds.push(`contains(@Name,${xpathString(step.title)})`);
   const attributePart = preds.length > 0 ? `[${preds.join(' and ')}]` : '';
   const positionPart = step.position ? `[${positionOf(step.node, step)}]` : '';
   const hasPart = step.has
-    ? `[${qualifiedRole(step.has.child.namespace, step.has.child.role)}[@${step.has.key}=${xpathString(
-        step.has.child.attributes.get(step.has.key) ?? '',
-      )}]]`
+    ? `[${step.has.via ? '*/' : ''}${qualifiedRole(step.has.child.namespace, step.has.child.role)}[@${
+        step.has.key
+      }=${xpathString(step.has.child.attributes.get(step.has.key) ?? '')}]]`
     : '';
   return `${test}${attributePart}${hasPart}${positionPart}`;
 }
@@ -229,18 +265,31 @@ function classify(path: Path): LocatorStrategy {
   const target = path[0]!;
   if (target.has) return 'content';
   if (target.preds.includes('Id')) return 'id';
+  if (target.title !== undefined && target.preds.length === 0) return 'title';
   if (target.preds.length === 1 && target.preds[0] === 'Name') return 'role-name';
   if (target.preds.length > 0) return 'role-attributes';
   return 'role';
 }
 
+function describeStep(step: Step): string {
+  if (step.title !== undefined) return `${qualifiedRole(step.node.namespace, step.node.role)} titled "…${step.title}…"`;
+  const role = qualifiedRole(step.node.namespace, step.node.role);
+  if (step.preds.length === 0 && step.has) return `${role} holding ${describeNode(step.has.child)}`;
+  if (step.preds.length === 0) return role;
+  return describeNode(step.node);
+}
+
 function reasonFor(path: Path, strategy: LocatorStrategy): string {
   const target = path[path.length - 1]!;
   const role = qualifiedRole(target.node.namespace, target.node.role);
-  const attrs = target.preds.map((key) => `@${key}`).join(', ');
+  const attrs = [...target.preds.map((key) => `@${key}`), ...(target.title !== undefined ? ['the title'] : [])].join(
+    ', ',
+  );
   switch (strategy) {
     case 'id':
       return `developer Id "${target.node.attributes.get('Id') ?? ''}" is unique on the desktop`;
+    case 'title':
+      return `the only ${role} whose title contains "${target.title ?? ''}" (survives markers such as "*" or "(Not Responding)")`;
     case 'role-name':
       return `the only ${role} named "${target.node.name}"`;
     case 'role-attributes':
@@ -249,8 +298,15 @@ function reasonFor(path: Path, strategy: LocatorStrategy): string {
       return `the only ${role} on the desktop`;
     case 'content':
       return `the only ${role} holding ${describeNode(target.has!.child)}`;
-    case 'scoped':
-      return `unique within ${describeNode(path[0]!.node)}${attrs ? ` by ${attrs}` : ''}`;
+    case 'scoped': {
+      const scope = path.slice(0, -1).map(describeStep).join(' › ');
+      const what = attrs
+        ? ` by ${attrs}`
+        : path.length > 1 && path[path.length - 1]!.axis === '/'
+          ? ' as its child'
+          : '';
+      return `unique within ${scope}${what}`;
+    }
     case 'position': {
       const positioned = path.find((step) => step.position)!;
       return `position ${positionOf(positioned.node, positioned)} among siblings under ${describeNode(
@@ -260,29 +316,38 @@ function reasonFor(path: Path, strategy: LocatorStrategy): string {
   }
 }
 
+/**
+ * Robustness estimate of a path: 100 minus a penalty per step for what tends to change between recording a test and
+ * running it. Developer Ids and application names are stable; exact window titles are not (documents, "*" markers,
+ * "(Not Responding)"), the stable part of a title much less so; names of controls change with translations and
+ * labels; positions change whenever siblings are added.
+ */
 function scoreOf(path: Path, tree: LocatorTree): number {
   let score = 100;
-  const target = path[path.length - 1]!;
-  if (!target.role) score -= 4;
-  if (target.preds.includes('Id')) score -= 0;
-  else if (target.preds.includes('Name')) score -= 10;
-  else if (target.preds.length > 0) score -= 18;
-  else if (target.has) score -= target.has.key === 'Id' ? 20 : 24;
-  else score -= 30;
-  score -= Math.max(0, target.preds.length - 1) * 4;
-  if (target.position) score -= 30;
-  for (const step of path.slice(0, -1)) {
-    score -= 5;
-    const topWindow = step.node.parent === tree.root || (step.node.parent !== null && isApplication(step.node.parent));
+  const last = path.length - 1;
+  path.forEach((step, index) => {
+    const target = index === last;
+    const topLevel = !isApplication(step.node) && isTopLevel(step.node, tree);
+    if (!target) score -= 5;
+    if (target && !step.role) score -= 4;
     if (step.preds.includes('Id')) score -= 0;
-    else if (step.preds.includes('Name'))
-      score -= topWindow && !isApplication(step.node) ? 8 : isApplication(step.node) ? 0 : 4;
-    else if (step.preds.length > 0) score -= 6;
-    else if (step.has) score -= 8;
-    else score -= 10;
-    if (step.position) score -= 25;
-  }
-  for (const step of path.slice(1)) if (step.axis === '/') score -= 4;
+    else if (isApplication(step.node) && step.preds.length > 0) score -= 0;
+    else if (step.preds.includes('Name')) score -= topLevel ? (target ? 16 : 14) : target ? 10 : 4;
+    else if (step.title !== undefined) score -= target ? 7 : 5;
+    else if (step.preds.length > 0) score -= target ? 18 : 6;
+    else if (step.has) score -= target ? 20 : 6;
+    else if (target && topLevel && index > 0 && isApplication(path[index - 1]!.node) && step.axis === '/')
+      score -= 12; // the window of an application: breaks when it opens a second one
+    else score -= target ? 30 : 10;
+    if (target) score -= Math.max(0, step.preds.length - 1) * 4;
+    // Content on top of a name or title is one more thing that can change; a name or a grandchild more so.
+    if (step.has) {
+      if (step.preds.length > 0 || step.title !== undefined) score -= 6;
+      score -= (step.has.key === 'Id' ? 0 : 4) + (step.has.via ? 6 : 0);
+    }
+    if (step.position) score -= target ? 30 : 25;
+    if (index > 0 && step.axis === '/') score -= 4;
+  });
   return Math.max(1, Math.min(100, score));
 }
 
@@ -291,6 +356,82 @@ function isAnchor(node: LocatorNode, index: LocatorIndex): boolean {
   if (isApplication(node) || node.role === 'Window') return true;
   const usable = index.usable(node);
   return usable.includes('Id') || usable.includes('Name');
+}
+
+const TITLE_SEPARATOR = /\s+[-–—|·•:]\s+|\s*\|\s*/;
+const TITLE_DECORATION = /^[\s*•●◆✱⋅·]+|[\s*•●◆✱⋅·]+$/g;
+
+/**
+ * The parts of a window title worth anchoring on, best first. Titles look like `Document 3 - Editor` or
+ * `*notes.txt - gedit`: split at the separators, drop decorations ("*", "•") and parts that look like counters or
+ * document numbers (digits, unless the part is the application's own name), and put the application's name last (it
+ * tells applications apart, not the windows of one). `contains(@Name, part)` then survives modified markers and
+ * status suffixes; a title that changes in its distinguishing part cannot be survived by any title predicate.
+ */
+export function titleParts(title: string, appName = ''): string[] {
+  const out: string[] = [];
+  const later: string[] = [];
+  const app = appName.trim().toLowerCase();
+  for (const raw of title.split(TITLE_SEPARATOR)) {
+    const part = raw.replace(TITLE_DECORATION, '');
+    if (part.length < 2 || isVolatileValue(part) || out.includes(part) || later.includes(part)) continue;
+    const isApp = app !== '' && part.toLowerCase() === app;
+    if (!isApp && /\d/.test(part)) continue;
+    (isApp ? later : out).push(part);
+  }
+  return [...out, ...later];
+}
+
+function ownerApplication(node: LocatorNode): LocatorNode | undefined {
+  for (let up = node.parent; up; up = up.parent) if (isApplication(up)) return up;
+  return undefined;
+}
+
+/** Title steps for a top-level window (its role and `contains(@Name, part)`), best part first. */
+function titleSteps(node: LocatorNode, tree: LocatorTree, axis: Step['axis']): Step[] {
+  if (isApplication(node) || !isTopLevel(node, tree)) return [];
+  const title = node.attributes.get('Name') ?? '';
+  const parts = titleParts(title, ownerApplication(node)?.name);
+  return parts.slice(0, 3).map((part) => ({ node, axis, role: true, preds: [], position: false, title: part }));
+}
+
+/**
+ * The steps an anchor ancestor can be written as, best first: its Id, the stable part of its title (top-level
+ * windows), its name or first usable attribute.
+ */
+function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
+  const keys = index.usable(node);
+  const base: Step = { node, axis: '//', role: true, preds: [], position: false };
+  if (keys.includes('Id')) return [{ ...base, preds: ['Id'] }];
+  const steps = titleSteps(node, index.tree, '//');
+  if (keys.includes('Name')) steps.push({ ...base, preds: ['Name'] });
+  else if (keys[0] !== undefined) steps.push({ ...base, preds: [keys[0]] });
+  if (steps.length === 0) steps.push(base);
+  return steps;
+}
+
+/**
+ * Content steps for an unnamed container: it holds a child with an Id or a stable name (children with Ids first),
+ * else such a grandchild.
+ */
+function contentSteps(step: Step, index: LocatorIndex, limit: number): Step[] {
+  const pick = (nodes: readonly LocatorNode[], via: boolean): Step[] => {
+    const found: { child: LocatorNode; key: string }[] = [];
+    for (const child of nodes) {
+      const keys = index.usable(child);
+      if (keys.includes('Id')) found.push({ child, key: 'Id' });
+      else if (keys.includes('Name')) found.push({ child, key: 'Name' });
+    }
+    found.sort((a, b) => (a.key === b.key ? 0 : a.key === 'Id' ? -1 : 1));
+    return found.slice(0, limit).map(({ child, key }) => ({ ...step, role: true, has: { child, key, via } }));
+  };
+  const direct = pick(step.node.children, false);
+  return direct.length > 0
+    ? direct
+    : pick(
+        step.node.children.flatMap((child) => child.children),
+        true,
+      );
 }
 
 /**
@@ -322,28 +463,37 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const last = path.length - 1;
     const pool = superset ?? index.candidatesFor(path[last]!);
     const out: LocatorNode[] = [];
-    for (const node of pool) if (matchesPath(node, path, last, root)) out.push(node);
+    const memo = newMemo();
+    for (const node of pool) if (matchesPath(node, path, last, root, memo)) out.push(node);
     return out;
   };
 
-  const consider = (raw: Path, superset: readonly LocatorNode[] | undefined): void => {
+  /** Counts a candidate: kept when unique, queued for refinement when it selects the target among others. */
+  const consider = (raw: Path, superset: readonly LocatorNode[] | undefined): readonly LocatorNode[] | undefined => {
+    if (raw.length > config.maxSteps) return undefined;
     // A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built).
     const path = raw.map((step) =>
-      !step.role && !step.position && step.preds.length > 0 ? { ...step, role: true } : step,
+      !step.role && !step.position && (step.preds.length > 0 || step.title !== undefined)
+        ? { ...step, role: true }
+        : step,
     );
     const xpath = renderPath(path);
-    if (seen.has(xpath)) return;
+    if (seen.has(xpath)) return undefined;
     seen.add(xpath);
     const matches = matchAll(path, superset);
     if (matches.length === 1 && matches[0] === target) {
       // Over-specified: the same path without its positions is unique already (and found on its own).
       if (path.some((step) => step.position)) {
         const plain = path.map((step) => ({ ...step, position: false }));
-        if (matchAll(plain, undefined).length === 1) return;
+        if (matchAll(plain, undefined).length === 1) return matches;
       }
       unique.push({ path, xpath });
     } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });
+    return matches;
   };
+  /** Still selects the target among others: worth scoping further. */
+  const ambiguous = (matches: readonly LocatorNode[] | undefined): matches is readonly LocatorNode[] =>
+    matches !== undefined && matches.length > 1 && matches.includes(target);
 
   // ROBULA+ starts from `//*`; its first specialisation (the role) is applied up front, since `*` steps with
   // predicates are rendered with their role anyway and `//*` alone only ever selects the whole tree.
@@ -351,24 +501,49 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   // Direct strategies first (Id, role and name, role and attributes), so they are never crowded out.
   const usable = index.usable(target);
   for (const key of usable.slice(0, 4)) consider([{ ...start, role: true, preds: [key] }], undefined);
+  const ownTitle = titleSteps(target, tree, '//');
+  for (const step of ownTitle) consider([step], undefined);
   consider([start], undefined);
   // Scoped under the nearest identifiable ancestors (window, application, named container), with `//` so that the
-  // locator survives layout changes between them.
-  const targetSteps: Step[] = [start, ...usable.slice(0, 2).map((key) => ({ ...start, preds: [key] }))];
+  // locator survives layout changes between them; a window is scoped by its application too, since its title alone
+  // may tell it apart only until the title changes.
+  const targetSteps: Step[] = [
+    start,
+    ...usable
+      .filter((key) => key !== 'Name' || ownTitle.length === 0)
+      .slice(0, 2)
+      .map((key) => ({ ...start, preds: [key] })),
+    ...ownTitle.slice(0, 1),
+    ...(usable.length === 0 ? contentSteps(start, index, 2) : []),
+  ];
+  const app = ownerApplication(target);
+  const appSteps = app ? anchorSteps(app, index).slice(0, 1) : [];
+  if (app && target.parent === app) {
+    for (const appStep of appSteps) consider([appStep, { ...start, axis: '/' }], undefined);
+  }
   let anchors = 0;
   for (let ancestor = target.parent; ancestor && ancestor !== root && anchors < 3; ancestor = ancestor.parent) {
     if (!isAnchor(ancestor, index)) continue;
     anchors++;
-    const keys = index.usable(ancestor);
-    const anchorKey = keys.includes('Id') ? 'Id' : keys.includes('Name') ? 'Name' : keys[0];
-    const anchorStep: Step = {
-      node: ancestor,
-      axis: '//',
-      role: true,
-      preds: anchorKey ? [anchorKey] : [],
-      position: false,
-    };
-    for (const step of targetSteps) consider([anchorStep, { ...step, axis: '//' }], undefined);
+    const window = isApplication(ancestor)
+      ? undefined
+      : [ancestor, ...ancestorsOf(ancestor, root)].find((node) => !isApplication(node) && isTopLevel(node, tree));
+    const windowSteps = window && window !== ancestor ? anchorSteps(window, index).slice(0, 2) : [];
+    for (const anchorStep of anchorSteps(ancestor, index).slice(0, 3)) {
+      for (const step of targetSteps) {
+        const tail = { ...step, axis: '//' as const };
+        // Scoped further (window, application) only while the scope does not tell the target apart yet.
+        const scoped = consider([anchorStep, tail], undefined);
+        if (!ambiguous(scoped) || isApplication(ancestor)) continue;
+        for (const windowStep of windowSteps) {
+          const inWindow = consider([windowStep, anchorStep, tail], scoped);
+          if (ambiguous(inWindow))
+            for (const appStep of appSteps) consider([appStep, windowStep, anchorStep, tail], inWindow);
+        }
+        if (window === ancestor || windowSteps.length === 0)
+          for (const appStep of appSteps) consider([appStep, anchorStep, tail], scoped);
+      }
+    }
   }
 
   while (queue.size > 0 && unique.length < want && counted < config.budget) {
@@ -377,28 +552,24 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const rest = path.slice(1);
     const replaceTop = (step: Step, superset: readonly LocatorNode[] | undefined) =>
       consider([step, ...rest], superset);
-    // A changed top step of a one-step path changes the last step: recount from the index.
-    const superset = path.length > 1 ? matches : undefined;
+    // Every change of the top step below specialises it (role, attributes, title, content, position), so the nodes
+    // it selected are a superset of what the specialised path selects, also when the top step is the last one.
+    const superset = matches;
     // A position is the last specialisation of a step (ROBULA+): after it, only levels are added.
     if (!top.role && !top.position) replaceTop({ ...top, role: true }, superset);
     const keys = index.usable(top.node);
     const lastRank = top.preds.length > 0 ? keys.indexOf(top.preds[top.preds.length - 1]!) : -1;
-    if (top.preds.length < config.maxPredicates && !top.position) {
+    // A title part stands for the name; it is not refined further.
+    if (top.preds.length < config.maxPredicates && !top.position && top.title === undefined) {
       for (let k = lastRank + 1; k < keys.length; k++) {
         replaceTop({ ...top, preds: [...top.preds, keys[k]!] }, superset);
       }
     }
-    if (!top.position && !top.has && top.preds.length === 0) {
-      // Unnamed containers are known by what they hold: a child with an Id or a stable name.
-      let tried = 0;
-      for (const child of top.node.children) {
-        if (tried >= 4) break;
-        const childKeys = index.usable(child);
-        const key = childKeys.includes('Id') ? 'Id' : childKeys.includes('Name') ? 'Name' : undefined;
-        if (!key) continue;
-        tried++;
-        replaceTop({ ...top, role: true, has: { child, key } }, superset);
-      }
+    if (!top.position && top.title === undefined && top.preds.length === 0)
+      for (const step of titleSteps(top.node, tree, top.axis)) replaceTop({ ...step, has: top.has }, superset);
+    if (!top.position && !top.has && top.preds.length === 0 && top.title === undefined) {
+      // Unnamed containers are known by what they hold.
+      for (const step of contentSteps(top, index, 4)) replaceTop(step, superset);
     }
     if (!top.position && positionAllowed(top.node, tree)) replaceTop({ ...top, position: true }, superset);
     if (path.length < config.maxSteps) {
@@ -420,13 +591,60 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
       }
     }
   }
-  return rankCandidates(unique, tree);
+  return rankCandidates(unique, tree, config.maxResults);
 }
 
-function rankCandidates(candidates: readonly Candidate[], tree: LocatorTree): Candidate[] {
-  const scored = candidates.map((candidate) => ({ candidate, score: scoreOf(candidate.path, tree) }));
+function ancestorsOf(node: LocatorNode, root: LocatorNode): LocatorNode[] {
+  const out: LocatorNode[] = [];
+  for (let up = node.parent; up && up !== root; up = up.parent) out.push(up);
+  return out;
+}
+
+/** What a locator relies on that may change: names, titles, content, positions, structure (Ids and apps are stable). */
+function fragilities(path: Path): Set<string> {
+  const out = new Set<string>();
+  path.forEach((step, index) => {
+    const key = step.node.key;
+    if (step.title !== undefined) out.add(`title:${key}`);
+    if (step.preds.includes('Name') && !isApplication(step.node)) out.add(`name:${key}`);
+    if (step.preds.some((p) => p !== 'Id' && p !== 'Name') && !isApplication(step.node)) out.add(`attribute:${key}`);
+    if (step.has) out.add(`content:${step.has.child.key}`);
+    if (step.position) out.add(`position:${key}`);
+    if (index > 0 && step.axis === '/') out.add(`structure:${key}`);
+  });
+  return out;
+}
+
+/**
+ * Best first by score; the alternatives after the best are chosen to break in different ways (a locator sharing
+ * fewer of the chosen ones' fragilities is preferred), so that when the first one breaks another one still works.
+ * The chosen ones come first, sorted by score, then the rest.
+ */
+function rankCandidates(candidates: readonly Candidate[], tree: LocatorTree, count: number): Candidate[] {
+  const scored = candidates.map((candidate) => ({
+    candidate,
+    score: scoreOf(candidate.path, tree),
+    risks: fragilities(candidate.path),
+  }));
   scored.sort((a, b) => b.score - a.score || a.candidate.xpath.length - b.candidate.xpath.length);
-  return scored.map((entry) => entry.candidate);
+  const chosen: typeof scored = [];
+  const taken = new Map<string, number>();
+  const rest = [...scored];
+  while (chosen.length < count && rest.length > 0) {
+    let best = 0;
+    let bestValue = -Infinity;
+    rest.forEach((entry, i) => {
+      let shared = 0;
+      for (const risk of entry.risks) shared += taken.get(risk) ?? 0;
+      const value = entry.score - 6 * shared;
+      if (value > bestValue) [best, bestValue] = [i, value];
+    });
+    const [entry] = rest.splice(best, 1);
+    chosen.push(entry!);
+    for (const risk of entry!.risks) taken.set(risk, (taken.get(risk) ?? 0) + 1);
+  }
+  chosen.sort((a, b) => b.score - a.score || a.candidate.xpath.length - b.candidate.xpath.length);
+  return [...chosen, ...rest].map((entry) => entry.candidate);
 }
 
 export function describeCandidate(candidate: Candidate, tree: LocatorTree): Locator {

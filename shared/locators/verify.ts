@@ -62,7 +62,8 @@ export class LocatorGenerator {
       }
       if (selected.length === 1 && selected[0] === target) out.push({ ...locator, matches: selected.length });
     }
-    return out;
+    // A dropped candidate lets one from further down in: keep the best first (the sort is stable).
+    return out.sort((a, b) => b.score - a.score);
   }
 }
 

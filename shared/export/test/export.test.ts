@@ -86,7 +86,7 @@ test('the Robot Framework output has settings, variables and one test case per n
   assert.ok(lines.includes('Library    PlatynUI.BareMetal'));
   const variables = lines.filter((line) => line.startsWith('${LOCATOR_'));
   assert.equal(variables.length, 2);
-  assert.equal(variables[0], "${LOCATOR_1}    //Window[@Name='Preferences']//Button[@Name='OK']");
+  assert.equal(variables[0], "${LOCATOR_1}    //Window[contains(@Name,'Preferences')]//Button[@Name='OK']");
   const cases = lines.filter((line) => line.startsWith('Find '));
   assert.equal(cases.length, 2);
   // Keyword lines are indented by four spaces and separate cells by four spaces; no cell contains a double space.

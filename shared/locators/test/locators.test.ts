@@ -9,6 +9,7 @@ import {
   LocatorIndex,
   proposeLocators,
   locatorTreeFromSnapshot,
+  titleParts,
   selectNodes,
   xpathString,
   type LocatorTree,
@@ -69,7 +70,8 @@ test('duplicate names are scoped by their window or application, unique names by
   const generator = new LocatorGenerator(tree);
   const preferencesOk = generator.generate(byKey(tree, 'mock:button-preferences-ok'));
   assert.equal(preferencesOk[0]!.strategy, 'scoped');
-  assert.equal(preferencesOk[0]!.xpath, "//Window[@Name='Preferences']//Button[@Name='OK']");
+  // The stable part of the title (here all of it), so "*Preferences" or "Preferences (Not Responding)" still match.
+  assert.equal(preferencesOk[0]!.xpath, "//Window[contains(@Name,'Preferences')]//Button[@Name='OK']");
   const loginOk = generator.generate(byKey(tree, 'mock:button-login-ok'));
   assert.equal(loginOk[0]!.xpath, "//app:Application[@Name='Login']//Button[@Name='OK']");
   const save = generator.generate(byKey(tree, 'mock:button-save'));
@@ -78,6 +80,83 @@ test('duplicate names are scoped by their window or application, unique names by
   // Unnamed nested panes fall back to structure, still unique.
   const nested = generator.generate(byKey(tree, 'mock:pane-nested-2'));
   assert.ok(nested.length > 0);
+});
+
+test('title parts: separators split, decorations and document numbers dropped, the application name last', () => {
+  assert.deepEqual(titleParts('App 3 - Settings', 'App 3'), ['Settings', 'App 3']);
+  assert.deepEqual(titleParts('*notes.txt - gedit', 'gedit'), ['notes.txt', 'gedit']);
+  assert.deepEqual(titleParts('Document 3 - Editor', 'Editor'), ['Editor']);
+  assert.deepEqual(titleParts('Inbox | Mail — Chromium', 'Chromium'), ['Inbox', 'Mail', 'Chromium']);
+  assert.deepEqual(titleParts('Sign in'), ['Sign in']);
+  assert.deepEqual(titleParts('12:03'), []);
+});
+
+test('windows that differ only by title: application scope and the stable title part rank first and survive', () => {
+  const window = (app: string, title: string) => ({
+    namespace: 'control' as const,
+    role: 'Window',
+    name: `${app} - ${title}`,
+    key: `${app}-${title}`,
+    children: [
+      { namespace: 'control' as const, role: 'Button', name: 'OK', key: `${app}-${title}-ok` },
+      { namespace: 'control' as const, role: 'Button', name: 'Cancel', key: `${app}-${title}-cancel` },
+    ],
+  });
+  const app = (name: string, windows: string[]) => ({
+    namespace: 'app' as const,
+    role: 'Application',
+    name,
+    key: name,
+    children: windows.map((title) => window(name, title)),
+  });
+  const build = (decorate: (title: string) => string) => {
+    const tree = buildLocatorTree([app('Alpha', ['Settings', 'Report']), app('Beta', ['Settings', 'Report'])]);
+    for (const node of tree.nodes)
+      if (node.role === 'Window') {
+        const name = decorate(node.name);
+        (node as { name: string }).name = name;
+        (node.attributes as Map<string, string>).set('Name', name);
+      }
+    return tree;
+  };
+  const tree = build((title) => title);
+  const generator = new LocatorGenerator(tree);
+  const [best] = generator.generate(byKey(tree, 'Alpha-Settings-ok'));
+  assert.equal(best!.xpath, "//app:Application[@Name='Alpha']//Window[contains(@Name,'Settings')]//Button[@Name='OK']");
+  assert.equal(best!.strategy, 'scoped');
+  const [window0] = generator.generate(byKey(tree, 'Alpha-Report'));
+  assert.equal(window0!.xpath, "//app:Application[@Name='Alpha']//Window[contains(@Name,'Report')]");
+  // The title gets a modified marker and a status suffix: the best locators still find the same nodes.
+  const changed = new LocatorGenerator(build((title) => `*${title} (Not Responding)`));
+  for (const key of ['Alpha-Settings-ok', 'Beta-Report-cancel', 'Alpha-Report']) {
+    const [locator] = generator.generate(byKey(tree, key));
+    assert.deepEqual(
+      selectNodes(changed.xdm, locator!.xpath).map((node) => node.key),
+      [key],
+      locator!.xpath,
+    );
+  }
+});
+
+test('the only window of an application is also found by the application alone', () => {
+  const tree = mockTree();
+  const generator = new LocatorGenerator(tree);
+  const login = generator.generate(byKey(tree, 'mock:window-login'));
+  assert.equal(login[0]!.xpath, "//Window[contains(@Name,'Sign in')]");
+  assert.equal(login[0]!.strategy, 'title');
+  // Among the candidates (it breaks as soon as the application opens a second window, so it ranks lower).
+  const candidates = generator.propose(byKey(tree, 'mock:window-login'));
+  assert.ok(candidates.some((l) => l.xpath === "//app:Application[@Name='Login']/Window" && l.strategy === 'scoped'));
+  // The alternatives do not all lean on the title.
+  assert.ok(login.some((l) => !l.xpath.includes('Sign in')));
+});
+
+test('unnamed containers are known by a grandchild when no child has an Id or a name', () => {
+  const tree = mockTree();
+  const generator = new LocatorGenerator(tree);
+  const body = generator.generate(byKey(tree, 'mock:pane-body'));
+  assert.equal(body[0]!.strategy, 'content');
+  assert.match(body[0]!.xpath, /^\/\/Pane\[\*\/\w+\[@Id='/);
 });
 
 test('names with quotes are quoted correctly', () => {
