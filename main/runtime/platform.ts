@@ -1,3 +1,4 @@
+import type { InspectorError } from '../../shared/model/errors.js';
 import type { Point, Rect, Size } from '../../shared/model/values.js';
 
 /**
@@ -137,6 +138,11 @@ export interface PlatformBundle {
   desktopInfo?: DesktopInfoDevice;
   /** Devices this backend cannot provide here, with the reason (e.g. Wayland without XWayland). */
   unavailable: ReadonlyArray<{ device: string; reason: string }>;
+  /**
+   * Resolves when the backend loses the desktop for good (X11: the server closed the connection); from then on every
+   * device call fails with that error. Never resolves while the desktop is there.
+   */
+  whenLost?(): Promise<InspectorError>;
   shutdown(): Promise<void>;
 }
 

@@ -168,6 +168,8 @@ export const XColor = koffi.struct('PlatynXColor', {
 });
 
 export const XErrorHandlerProto = koffi.proto('int PlatynXErrorHandler(void *display, void *event)');
+export const XIOErrorHandlerProto = koffi.proto('int PlatynXIOErrorHandler(void *display)');
+export const XIOErrorExitHandlerProto = koffi.proto('void PlatynXIOErrorExitHandler(void *display, void *data)');
 
 type Out<T> = [T];
 
@@ -189,6 +191,9 @@ export interface Xlib {
   XPending(display: Display): number;
   XNextEvent(display: Display, event: Uint8Array): number;
   XSetErrorHandler(handler: bigint | null): Pointer;
+  XSetIOErrorHandler(handler: bigint | null): Pointer;
+  /** libX11 1.7 and later; undefined in older ones (there an I/O error always ends the process). */
+  XSetIOErrorExitHandler: ((display: Display, handler: bigint | null, data: bigint | null) => void) | undefined;
   XGetWindowProperty(
     display: Display,
     window: number,
@@ -311,6 +316,14 @@ export interface Xlib {
 
 let cached: Xlib | undefined;
 
+function optionalFunction<T>(declareIt: () => T): T | undefined {
+  try {
+    return declareIt();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Loads libX11 once per process; throws InspectorError('provider-unavailable') when it is missing. */
 export function loadXlib(): Xlib {
   if (cached) return cached;
@@ -334,6 +347,10 @@ export function loadXlib(): Xlib {
     XPending: f('int XPending(void *display)'),
     XNextEvent: f('int XNextEvent(void *display, _Out_ uint8_t *event)'),
     XSetErrorHandler: f('void *XSetErrorHandler(void *handler)'),
+    XSetIOErrorHandler: f('void *XSetIOErrorHandler(void *handler)'),
+    XSetIOErrorExitHandler: optionalFunction(() =>
+      f('void XSetIOErrorExitHandler(void *display, void *handler, void *data)'),
+    ),
     XGetWindowProperty: f(
       'int XGetWindowProperty(void *display, unsigned long window, unsigned long property, long offset, long length, ' +
         'int deleteProperty, unsigned long reqType, _Out_ unsigned long *actualType, _Out_ int *actualFormat, ' +

@@ -116,15 +116,29 @@ export async function processIdOf(node: RuntimeNode): Promise<number | undefined
 export const formatRect = (r: Rect) => `${r.x},${r.y},${r.width},${r.height}`;
 export const formatPoint = (p: Point) => `${Math.round(p.x * 100) / 100},${Math.round(p.y * 100) / 100}`;
 
-/** Resolves once the process is asked to stop (Ctrl-C, SIGTERM). */
-export function untilInterrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
+/**
+ * Holds the process until the duration has passed or, without one, until it is asked to stop (Ctrl-C, SIGTERM); ends
+ * early with the platform's error when the platform loses its desktop (the X server stopped). A timer keeps the
+ * event loop alive meanwhile: signal listeners alone do not, and the process would end at once.
+ */
+export async function holdUntil(platform: PlatformBundle, durationMs: number | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let done: (() => void) | undefined;
+  const stopped = new Promise<undefined>((resolve) => {
+    done = () => resolve(undefined);
+    timer = durationMs !== undefined ? setTimeout(done, durationMs) : setInterval(() => {}, 1 << 30);
+    if (durationMs === undefined) {
+      process.once('SIGINT', done);
+      process.once('SIGTERM', done);
+    }
   });
+  try {
+    const lost = await Promise.race([stopped, ...(platform.whenLost ? [platform.whenLost()] : [])]);
+    if (lost) throw lost;
+  } finally {
+    clearTimeout(timer);
+    clearInterval(timer);
+    process.off('SIGINT', done!);
+    process.off('SIGTERM', done!);
+  }
 }

@@ -8,10 +8,10 @@ import {
   collectRects,
   device,
   formatRect,
+  holdUntil,
   nodesFor,
   openDevices,
   parseDuration,
-  untilInterrupted,
 } from './device-support.js';
 
 interface HighlightOptions extends RuntimeCliOptions {
@@ -42,12 +42,8 @@ export function registerHighlight(program: Command): void {
       const highlight = device(session.platform, 'highlight');
       await highlight.highlight({ rects, ...(options.duration !== undefined ? { durationMs: options.duration } : {}) });
       for (const rect of rects) process.stdout.write(`${formatRect(rect)}\n`);
-      if (options.duration !== undefined) {
-        await new Promise((resolve) => setTimeout(resolve, options.duration));
-      } else {
-        process.stderr.write('highlighting; press Ctrl-C to clear\n');
-        await untilInterrupted();
-      }
+      if (options.duration === undefined) process.stderr.write('highlighting; press Ctrl-C to clear\n');
+      await holdUntil(session.platform, options.duration);
       await highlight.clear();
     } finally {
       await session.close();

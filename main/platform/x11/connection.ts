@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { koffi } from '../../../native/x11/load.js';
 import {
@@ -8,6 +9,8 @@ import {
   SubstructureRedirectMask,
   XErrorEvent,
   XErrorHandlerProto,
+  XIOErrorExitHandlerProto,
+  XIOErrorHandlerProto,
   copyBytes,
   loadXlib,
   readStruct,
@@ -24,7 +27,10 @@ import {
  */
 
 const errorsByDisplay = new Map<bigint, XErrorEventValue[]>();
+/** Displays whose connection broke (the X server went away): Xlib reported an I/O error on them. */
+const lostDisplays = new Set<bigint>();
 let handlerInstalled = false;
+let ioExitHandler: bigint | null = null;
 
 function installErrorHandler(xlib: Xlib): void {
   if (handlerInstalled) return;
@@ -35,6 +41,21 @@ function installErrorHandler(xlib: Xlib): void {
     return 0;
   }, koffi.pointer(XErrorHandlerProto));
   xlib.XSetErrorHandler(handler);
+  // Xlib's default I/O error handler prints "XIO: fatal IO error" and ends the process. With libX11 1.7+ an exit
+  // handler that returns keeps the process alive: the broken display is only marked, and every later use of it is
+  // an InspectorError. Older libX11 exits regardless; then the handler at least says what happened.
+  const exitable = xlib.XSetIOErrorExitHandler !== undefined;
+  const io = koffi.register((display: bigint) => {
+    lostDisplays.add(display);
+    if (!exitable) writeSync(2, 'platynui-inspector: the X server closed the connection; libX11 before 1.7 exits\n');
+    return 0;
+  }, koffi.pointer(XIOErrorHandlerProto));
+  xlib.XSetIOErrorHandler(io);
+  if (exitable) {
+    ioExitHandler = koffi.register((display: bigint) => {
+      lostDisplays.add(display);
+    }, koffi.pointer(XIOErrorExitHandlerProto));
+  }
   handlerInstalled = true;
 }
 
@@ -69,6 +90,8 @@ export class X11Connection {
   private readonly atoms = new Map<string, number>();
   private readonly atomNames = new Map<number, string>();
   private closed = false;
+  private watcher: NodeJS.Timeout | undefined;
+  private lost: Promise<InspectorError> | undefined;
   /** Called when the server announces a keyboard mapping change. */
   onMappingChange: (() => void) | undefined;
 
@@ -91,6 +114,7 @@ export class X11Connection {
       );
     }
     errorsByDisplay.set(display, []);
+    if (ioExitHandler) xlib.XSetIOErrorExitHandler!(display, ioExitHandler, null);
     return new X11Connection(xlib, display, displayName);
   }
 
@@ -98,15 +122,56 @@ export class X11Connection {
     return this.closed;
   }
 
+  /** True once the X server closed the connection (stopped, restarted, crashed); nothing works on it any more. */
+  get isLost(): boolean {
+    return !this.closed && lostDisplays.has(this.display);
+  }
+
+  /** The error every use of a lost connection throws. */
+  lostError(): InspectorError {
+    return new InspectorError(
+      'provider-unavailable',
+      `the X server ${this.displayName} closed the connection (was it stopped or restarted?); nothing can be done on that desktop any more`,
+    );
+  }
+
   close(): void {
     if (this.closed) return;
+    this.stopWatching();
     this.closed = true;
     this.xlib.XCloseDisplay(this.display);
     errorsByDisplay.delete(this.display);
+    lostDisplays.delete(this.display);
   }
 
   private ensureOpen(): void {
     if (this.closed) throw new InspectorError('provider-unavailable', 'the X11 connection has been shut down');
+    if (this.isLost) throw this.lostError();
+  }
+
+  /**
+   * Resolves when the X server closes the connection. Xlib only notices on the next request, so while someone waits
+   * the connection is polled (XPending, every 250 ms, without keeping the process alive).
+   */
+  whenLost(): Promise<InspectorError> {
+    this.lost ??= new Promise((resolve) => {
+      const check = () => {
+        if (this.closed) return this.stopWatching();
+        if (!this.isLost) this.drainEvents();
+        if (this.isLost) {
+          this.stopWatching();
+          resolve(this.lostError());
+        }
+      };
+      this.watcher = setInterval(check, 250);
+      this.watcher.unref();
+    });
+    return this.lost;
+  }
+
+  private stopWatching(): void {
+    if (this.watcher) clearInterval(this.watcher);
+    this.watcher = undefined;
   }
 
   /** Runs `body`, waits for the server to process it and throws the first X error it caused. */
@@ -128,6 +193,7 @@ export class X11Connection {
     errors.length = 0;
     const result = body();
     if (sync) this.xlib.XSync(this.display, 0);
+    if (this.isLost) throw this.lostError();
     const first = errors[0];
     errors.length = 0;
     if (first) {
@@ -261,10 +327,10 @@ export class X11Connection {
 
   /** Reads the events Xlib queued (this connection selects none, but MappingNotify always arrives). */
   drainEvents(): void {
-    if (this.closed) return;
+    if (this.closed || this.isLost) return;
     const event = new Uint8Array(192);
     let changed = false;
-    while (this.xlib.XPending(this.display) > 0) {
+    while (this.xlib.XPending(this.display) > 0 && !this.isLost) {
       this.xlib.XNextEvent(this.display, event);
       if (new DataView(event.buffer).getInt32(0, true) === MappingNotify) changed = true;
     }

@@ -109,13 +109,15 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
     windowManager,
     desktopInfo,
     unavailable,
+    whenLost: () => connection.whenLost(),
     async shutdown() {
       if (down) return;
       down = true;
       try {
+        // Also stops the highlight's clear timer; on a lost connection the server took the windows and keymap along.
         await highlight.clear();
         // Keys pressed on purpose (`keyboard press <Shift>`) stay down; only borrowed keycodes are given back.
-        keyboard?.restoreSlots();
+        if (!connection.isLost) keyboard?.restoreSlots();
       } finally {
         connection.close();
       }

@@ -134,7 +134,7 @@ export class X11HighlightDevice implements HighlightDevice {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.generation++;
-    if (this.windows.length === 0 || this.connection.isClosed) {
+    if (this.windows.length === 0 || this.connection.isClosed || this.connection.isLost) {
       this.windows = [];
       return;
     }

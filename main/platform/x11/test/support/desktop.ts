@@ -222,3 +222,33 @@ export function xwininfo(id: number, env: NodeJS.ProcessEnv): Rect {
 }
 
 export { sleep };
+
+/** A bare X server of the test's own (no window manager, no buses), to stop on purpose while clients use it. */
+export interface BareXServer {
+  display: string;
+  readonly child: ChildProcess;
+  /** Stops the server (SIGTERM, then SIGKILL) and waits until it has gone. */
+  stop(): Promise<void>;
+}
+
+export async function startBareXServer(): Promise<BareXServer> {
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
+  const number = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error('Xvfb did not report its display in 10 s')), 10_000);
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) {
+        clearTimeout(timer);
+        resolve(text.trim());
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited with ${code} before reporting its display`));
+    });
+  });
+  return { display: `:${number}`, child, stop: () => stopChild(child) };
+}
