@@ -22,6 +22,8 @@ export class RuntimeNode {
   revision = 0;
   private childrenCache: Promise<readonly RuntimeNode[]> | undefined;
   private resolvedChildren: readonly RuntimeNode[] | undefined;
+  /** resolvedChildren is the answer of childrenCache (not a list from before the last invalidation). */
+  private childrenCurrent = false;
   private attributesCache: Promise<readonly AttributeEntry[]> | undefined;
   private resolvedAttributes: readonly AttributeEntry[] | undefined;
   private attributeList: Promise<readonly ProviderAttribute[]> | undefined;
@@ -67,7 +69,10 @@ export class RuntimeNode {
     if (!this.childrenCache) {
       const pending = this.source.children().then((sources) => {
         const children = this.adoptChildren(sources);
-        if (this.childrenCache === pending) this.resolvedChildren = children;
+        if (this.childrenCache === pending) {
+          this.resolvedChildren = children;
+          this.childrenCurrent = true;
+        }
         return children;
       });
       pending.catch(() => {
@@ -78,14 +83,18 @@ export class RuntimeNode {
     return this.childrenCache;
   }
 
-  /** Children known without asking anyone: fetched before, or held by the provider already. */
+  /**
+   * Children known without asking anyone: fetched since the last invalidation, or held by the provider already.
+   * (resolvedChildren outlives an invalidation, so the next fetch keeps the same nodes for the same children; it is
+   * not an answer then.)
+   */
   peekChildren(): readonly RuntimeNode[] | undefined {
-    if (this.resolvedChildren) return this.resolvedChildren;
-    if (this.childrenCache) return undefined;
+    if (this.childrenCache) return this.childrenCurrent ? this.resolvedChildren : undefined;
     const sources = this.source.peekChildren?.();
     if (!sources) return undefined;
     const children = this.adoptChildren(sources);
     this.resolvedChildren = children;
+    this.childrenCurrent = true;
     this.childrenCache = Promise.resolve(children);
     return children;
   }
@@ -260,7 +269,10 @@ export class RuntimeNode {
     this.valueCache.clear();
     this.patternsCache = undefined;
     this.source.invalidate();
-    if (options.children !== false) this.childrenCache = undefined;
+    if (options.children !== false) {
+      this.childrenCache = undefined;
+      this.childrenCurrent = false;
+    }
   }
 
   markRemoved(): void {

@@ -21,6 +21,11 @@ export interface EvaluationStats {
   nodesFetched: number;
   results: number;
   engine: string;
+  /**
+   * The worker held the whole tree indexed by name (after an earlier query of this tree generation brought all of
+   * it): `//Button` and `//Button[@Name='OK']` from the document were lookups, not walks.
+   */
+  indexed: boolean;
 }
 
 export interface EvaluateOptions {
@@ -38,7 +43,7 @@ interface Pending {
   id: number;
   items: EvaluationItem[];
   conversions: Array<Promise<void>>;
-  resolve: (value: { engine: string }) => void;
+  resolve: (value: { engine: string; indexed: boolean }) => void;
   reject: (error: InspectorError) => void;
   options: EvaluateOptions;
   /** Why the caller stopped the evaluation (cancel or timeout); reported instead of the worker's own words. */
@@ -157,7 +162,7 @@ export class XPathService {
       pending.conversions.push(batch);
     } else if (message.type === 'done') {
       this.pending = undefined;
-      pending.resolve({ engine: message.engine });
+      pending.resolve({ engine: message.engine, indexed: message.indexed });
     } else {
       this.pending = undefined;
       const error = InspectorError.fromData(message.error);
@@ -205,7 +210,7 @@ export class XPathService {
       resolve: () => undefined,
       reject: () => undefined,
     };
-    const outcome = new Promise<{ engine: string }>((resolve, reject) => {
+    const outcome = new Promise<{ engine: string; indexed: boolean }>((resolve, reject) => {
       pending.resolve = resolve;
       pending.reject = reject;
     });
@@ -231,7 +236,7 @@ export class XPathService {
     worker.ref();
     try {
       worker.postMessage(request);
-      const { engine } = await outcome;
+      const { engine, indexed } = await outcome;
       await Promise.all(pending.conversions);
       const evalMs = performance.now() - started;
       return {
@@ -241,6 +246,7 @@ export class XPathService {
           nodesFetched: this.runtime.nodesFetched - fetchedBefore,
           results: pending.items.length,
           engine,
+          indexed,
         },
       };
     } finally {

@@ -119,7 +119,8 @@ export function evaluateOverTree<N>(
   if (fast) {
     prepare?.('fast');
     try {
-      const items = [...fast.evaluate(tree, context)].map(fromFastItem);
+      const items: XPathItem<N>[] = [];
+      for (const item of fast.evaluate(tree, context)) items.push(fromFastItem(item));
       if (onItem) for (const item of items) onItem(item);
       return { items, engine: 'fast' };
     } catch (error) {

@@ -18,6 +18,14 @@ export interface XdmAttribute {
   readonly value: string;
 }
 
+/**
+ * What an index answers with: the i-th element (document order), undefined past the end. An array is one; a lazy
+ * list finds its elements as they are asked for, so a first-match query reads only what it needs.
+ */
+export interface ElementList<N> {
+  at(index: number): N | undefined;
+}
+
 export interface XdmTree<N> {
   readonly root: N;
   isDocument(node: N): boolean;
@@ -34,6 +42,15 @@ export interface XdmTree<N> {
    * name, the runtime id) answers without fetching the others; without it, engines filter `attributes(node)`.
    */
   attributesNamed?(node: N, localName: string): readonly XdmAttribute[];
+  /**
+   * Optional index by name: the elements named {namespaceUri}localName among the document's descendants, each
+   * element once (alias edges not followed), in document order; or undefined when the tree does not hold all of
+   * them yet. It never fetches (a lazy tree answers only once everything it holds is complete), so an engine that
+   * gets undefined walks, lazily, as it would without an index. The list stays valid until the tree changes; a tree
+   * that changes drops or updates its index with the change. With `name`: only the elements whose Name attribute
+   * (unnamespaced) is `name`, exactly as attribute(node, null, 'Name') answers.
+   */
+  elementsNamed?(namespaceUri: string, localName: string, name?: string): ElementList<N> | undefined;
   /** Throws the cancellation error when the evaluation was cancelled; engines call it at every step. */
   checkCancelled(): void;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { toJsonValue } from '../../../shared/model/values.js';
-import type { ProviderDescriptor, ProviderNode } from '../../runtime/provider.js';
+import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../runtime/provider.js';
 import { registerProviderFactory } from '../../runtime/registry.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService, type EvaluationItem } from '../xpath-service.js';
@@ -136,8 +136,15 @@ function testNode(fields: Partial<ProviderNode> & Pick<ProviderNode, 'runtimeId'
   };
 }
 
-/** Registers an opt-in provider whose tree is `roots`, for runtimes the tests create by its id. */
-function registerTestProvider(id: string, roots: () => readonly ProviderNode[]): void {
+/**
+ * Registers an opt-in provider whose tree is `roots`, for runtimes the tests create by its id; `listeners` receive
+ * the events a test reports.
+ */
+function registerTestProvider(
+  id: string,
+  roots: () => readonly ProviderNode[],
+  listeners?: Set<ProviderEventListener>,
+): void {
   const descriptor: ProviderDescriptor = {
     id,
     displayName: id,
@@ -153,7 +160,10 @@ function registerTestProvider(id: string, roots: () => readonly ProviderNode[]):
       Promise.resolve({
         descriptor,
         roots: () => Promise.resolve(roots()),
-        subscribe: () => () => undefined,
+        subscribe: (listener: ProviderEventListener) => {
+          listeners?.add(listener);
+          return () => listeners?.delete(listener);
+        },
         status: () => ({ state: 'ready' as const }),
         shutdown: () => Promise.resolve(),
       }),
@@ -282,5 +292,74 @@ test('a predicate on one attribute reads only that attribute of each node', asyn
   } finally {
     await service.close();
     await counted.shutdown();
+  }
+});
+
+/** A tree that changes under the test: Window > Pane > Buttons, whose list and names the test edits. */
+const live = {
+  buttons: ['b0', 'b1', 'b2', 'b3'],
+  names: new Map<string, string>(),
+  nodes: new Map<string, ProviderNode>(),
+  listeners: new Set<ProviderEventListener>(),
+  emit(event: ProviderEvent): void {
+    for (const listener of this.listeners) listener(event);
+  },
+};
+function liveButton(key: string): ProviderNode {
+  let node = live.nodes.get(key);
+  if (!node) {
+    node = testNode({ runtimeId: `live:${key}`, role: 'Button', name: '' });
+    Object.defineProperty(node, 'name', { get: () => live.names.get(key) ?? key });
+    live.nodes.set(key, node);
+  }
+  return node;
+}
+const livePane = testNode({
+  runtimeId: 'live:pane',
+  role: 'Pane',
+  name: 'pane',
+  children: () => Promise.resolve(live.buttons.map(liveButton)),
+});
+registerTestProvider(
+  'live-test',
+  () => [testNode({ runtimeId: 'live:w', role: 'Window', name: 'w', children: () => Promise.resolve([livePane]) })],
+  live.listeners,
+);
+
+test('the worker indexes a tree it holds whole, and answers from the index until the tree changes', async () => {
+  const changing = await Runtime.create({ providers: ['live-test'], platform: 'none' });
+  const service = new XPathService(changing);
+  const ask = async (expression: string) => {
+    const { items, stats } = await service.evaluate(expression);
+    return { answer: describe(items), engine: stats.engine, indexed: stats.indexed };
+  };
+  const ids = (...keys: string[]) => keys.map((key) => `live:${key}`);
+  try {
+    // The first query of a tree brings it in whole; the worker then indexes it while idle.
+    assert.deepEqual(await ask("//Button[@Name='b2']"), { answer: ids('b2'), engine: 'fast', indexed: false });
+    assert.deepEqual(await ask("//Button[@Name='b2']"), { answer: ids('b2'), engine: 'fast', indexed: true });
+    assert.deepEqual(await ask('//Button'), { answer: ids('b0', 'b1', 'b2', 'b3'), engine: 'fast', indexed: true });
+    // A button added first: a new tree generation, walked, then indexed again.
+    live.buttons.unshift('bx');
+    live.emit({ kind: 'NodeAdded', runtimeId: 'live:bx', parentRuntimeId: 'live:pane' });
+    const added = ids('bx', 'b0', 'b1', 'b2', 'b3');
+    assert.deepEqual(await ask('//Button'), { answer: added, engine: 'fast', indexed: false });
+    assert.deepEqual(await ask('//Button'), { answer: added, engine: 'fast', indexed: true });
+    assert.deepEqual(await ask('(//Button)[1]'), { answer: ids('bx'), engine: 'fast', indexed: true });
+    // Renamed: the old name finds nothing, the new one the button.
+    live.names.set('b1', 'renamed');
+    live.emit({ kind: 'NodeUpdated', runtimeId: 'live:b1' });
+    assert.deepEqual(await ask("//Button[@Name='b1']"), { answer: [], engine: 'fast', indexed: false });
+    assert.deepEqual(await ask("//Button[@Name='b1']"), { answer: [], engine: 'fast', indexed: true });
+    assert.deepEqual(await ask("//Button[@Name='renamed']"), { answer: ids('b1'), engine: 'fast', indexed: true });
+    // Removed.
+    live.buttons = live.buttons.filter((key) => key !== 'b3');
+    live.emit({ kind: 'NodeRemoved', runtimeId: 'live:b3', parentRuntimeId: 'live:pane' });
+    assert.deepEqual(await ask('count(//Button)'), { answer: ['4'], engine: 'fast', indexed: false });
+    assert.deepEqual(await ask("//Button[@Name='b3']"), { answer: [], engine: 'fast', indexed: true });
+    assert.deepEqual(await ask('//Pane/Button[last()]'), { answer: ids('b2'), engine: 'fast', indexed: true });
+  } finally {
+    await service.close();
+    await changing.shutdown();
   }
 });

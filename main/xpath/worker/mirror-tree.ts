@@ -1,7 +1,8 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { NAMESPACE_URIS, type Namespace } from '../../../shared/model/namespaces.js';
-import type { XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
+import { NameIndex } from '../../../shared/xpath/name-index.js';
+import type { ElementList, XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
 import {
   CANCEL,
   READY,
@@ -38,6 +39,8 @@ export class MirrorNode {
 }
 
 const WAIT_SLICE_MS = 20;
+/** Steps between two reads of the cancel flag: a step takes well under a microsecond, so a cancel is seen at once. */
+const CHECK_EVERY = 32;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -57,6 +60,16 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   view: TreeView = 'dag';
   /** Set when a cancellation was raised, even if an engine wrapped the error into its own. */
   cancelRaised = false;
+  /** Nodes whose children the mirror does not hold yet: while there are any, there is no index by name. */
+  private unlisted = 0;
+  /**
+   * The index by name, built (buildIndex) once the mirror holds the whole tree. A mirror belongs to one tree
+   * generation and only grows within it (the worker builds a new mirror when the runtime's tree changes), so an
+   * index built from a complete mirror stays exact for the mirror's lifetime.
+   */
+  private names: NameIndex<MirrorNode> | undefined;
+  /** Times the index was built (0 or 1 per mirror). */
+  indexBuilds = 0;
 
   constructor(
     rootRecord: NodeRecord,
@@ -76,13 +89,73 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       const parent = record.p >= 0 ? (this.nodes.get(record.p) ?? null) : null;
       node = new MirrorNode(record.h, parent, record.ns, record.role, record.name, record.rid, record.id);
       this.nodes.set(record.h, node);
+      this.unlisted++;
     }
     if (record.g !== undefined) node.application = this.nodes.get(record.g);
-    if (record.kids && !node.children) node.children = record.kids.map((kid) => this.adopt(kid));
+    if (record.kids && !node.children)
+      this.setChildren(
+        node,
+        record.kids.map((kid) => this.adopt(kid)),
+      );
     return node;
   }
 
+  private setChildren(node: MirrorNode, children: MirrorNode[]): void {
+    node.children = children;
+    this.unlisted--;
+  }
+
+  /** True when the mirror holds every node's children (so the whole tree, as of its generation). */
+  get complete(): boolean {
+    return this.unlisted === 0;
+  }
+
+  /**
+   * Builds the index by name if the mirror is complete and has none yet; true when the mirror then has one. The
+   * worker calls it when idle after a query, never during one: building walks every node, which a first-match
+   * query must not pay for.
+   */
+  buildIndex(): boolean {
+    if (this.names) return true;
+    if (this.unlisted !== 0) return false;
+    this.indexBuilds++;
+    this.names = new NameIndex({
+      root: this.root,
+      children: (n) => n.children!,
+      parent: (n) => n.parent,
+      namespaceUri: (n) => NAMESPACE_URIS[n.ns],
+      localName: (n) => n.role,
+      name: (n) => this.attribute(n, null, 'Name'),
+    });
+    return true;
+  }
+
+  /** True once the index by name is built. */
+  get indexed(): boolean {
+    return this.names !== undefined;
+  }
+
+  /** Drops the index (measurements of queries without one). */
+  dropIndex(): void {
+    this.names = undefined;
+  }
+
+  /** From the index once buildIndex() made one (never building or fetching here); undefined before. */
+  elementsNamed(namespaceUri: string, localName: string, name?: string): ElementList<MirrorNode> | undefined {
+    if (this.view !== 'dag' || !this.names) return undefined;
+    return this.names.get(namespaceUri, localName, name);
+  }
+
+  /** Engines call checkCancelled() at every step; the shared flag is read at every CHECK_EVERY-th call. */
+  private untilCheck = 0;
+
   checkCancelled(): void {
+    if (--this.untilCheck > 0) return;
+    this.untilCheck = CHECK_EVERY;
+    this.checkFlag();
+  }
+
+  private checkFlag(): void {
     if (Atomics.load(this.control, CANCEL) !== 0) {
       this.cancelRaised = true;
       throw new InspectorError('cancelled', 'the evaluation was cancelled');
@@ -92,7 +165,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   private nextSeq = 1;
 
   private request(request: DistributiveOmit<BridgeRequest, 'seq'>): BridgeResponse {
-    this.checkCancelled();
+    this.checkFlag();
     this.bridgeCalls++;
     const seq = this.nextSeq++;
     let answers = Atomics.load(this.control, READY);
@@ -104,7 +177,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       }
       Atomics.wait(this.control, READY, answers, WAIT_SLICE_MS);
       answers = Atomics.load(this.control, READY);
-      this.checkCancelled();
+      this.checkFlag();
     }
   }
 
@@ -141,9 +214,9 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     if (!node.children) {
       const response = this.request({ op: 'children', h: node.h });
       // A node whose provider failed (application gone, not responding) has no children to a query.
-      node.children = response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : [];
+      this.setChildren(node, response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : []);
     }
-    return node.children;
+    return node.children!;
   }
 
   attributes(node: MirrorNode): readonly XdmAttribute[] {

@@ -51,6 +51,7 @@ parentPort!.on('message', (request: EvaluateRequest) => {
     mirror.bridgeCalls = 0;
     mirror.cancelRaised = false;
     const context = mirror.node(request.context) ?? mirror.root;
+    const indexed = mirror.indexed;
     let batch: WorkerItem[] = [];
     const tree = mirror;
     const outcome = evaluateOverTree(
@@ -75,6 +76,7 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       engine: outcome.engine,
       evalMs: performance.now() - started,
       bridgeCalls: mirror.bridgeCalls,
+      indexed,
     });
   } catch (error) {
     const failure = mirror?.cancelRaised
@@ -82,4 +84,8 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       : toInspectorError(error);
     post({ type: 'error', id: request.id, error: failure.toData() });
   }
+  // Once a query has brought the whole tree into the mirror, index it by name (once per mirror), after the answer
+  // went out and before the next query is read: the next queries (the console re-evaluating as the user types)
+  // look names up instead of walking, and no query waits for the index but one arriving during this build.
+  mirror?.buildIndex();
 });

@@ -15,7 +15,7 @@
  * is expected) the fast path throws FastPathFallback and the caller re-runs the query with fontoxpath, which gives
  * the exact answer or the exact error.
  */
-import type { XdmTree } from '../tree.js';
+import type { ElementList, XdmTree } from '../tree.js';
 import { AttrRef, compareAttrs, DocOrder, type Item } from './order.js';
 import { REVERSE_AXES, type Axis, type Expr, type NodeTest, type Step } from './parser.js';
 
@@ -219,6 +219,25 @@ function descendants(env: Env, start: U, self: boolean, selfTest: Test, test: Te
 
 const EMPTY_LIST: readonly U[] = [];
 
+/** The elements of an index list, in its (document) order; cancellation is checked at every element. */
+function indexed(env: Env, list: ElementList<U>): Stream {
+  const tree = env.tree;
+  let i = 0;
+  if (Array.isArray(list)) {
+    // Arrays apart from lazy lists: one kind of list per call site keeps `//Button` a plain array loop.
+    const array = list as readonly U[];
+    return () => {
+      if (i >= array.length) return undefined;
+      tree.checkCancelled();
+      return array[i++];
+    };
+  }
+  return () => {
+    tree.checkCancelled();
+    return list.at(i++);
+  };
+}
+
 function filtered(env: Env, list: readonly U[], test: Test, from: number, to: number, dir: 1 | -1): Stream {
   let i = from;
   return () => {
@@ -300,8 +319,19 @@ function axisStream(axis: Axis, test: NodeTest): (env: Env, c: It) => Stream {
     case 'descendant':
     case 'descendant-or-self': {
       const self = axis === 'descendant-or-self';
+      // `//Button` from the document: the tree's index by name, when it has one and holds the whole tree (the
+      // document itself never passes a name test, so descendant-or-self lists the same elements).
+      const named =
+        test.k === 'name' && test.ns !== null && test.ns !== '*' && test.local !== '*'
+          ? { ns: test.ns, local: test.local }
+          : undefined;
       return (env, c) => {
         if (isAttr(c)) return self && t(env, c) ? one(c) : EMPTY;
+        if (named && env.tree.elementsNamed && env.tree.isDocument(c)) {
+          env.tree.checkCancelled();
+          const list = env.tree.elementsNamed(named.ns, named.local);
+          if (list) return indexed(env, list);
+        }
         return descendants(env, c, self, t, et);
       };
     }
@@ -491,7 +521,23 @@ function compileStep(inp: NodesC, step: Step): NodesC {
   const compiledPreds = step.preds.map((p) => compilePred(p, kind));
   const preds = compiledPreds.map((p) => p.pred);
   const mayFail = inp.mayFail || compiledPreds.some((p) => p.mayFail);
-  const per = preds.length ? (env: Env, c: It) => applyPreds(env, axisS(env, c), preds) : axisS;
+  let per = preds.length ? (env: Env, c: It) => applyPreds(env, axisS(env, c), preds) : axisS;
+  const byName = nameLookup(step);
+  if (byName) {
+    // `//Button[@Name='OK'][...]` from the document: the index's elements with that name, then the other predicates.
+    const { ns, local, name } = byName;
+    const rest = preds.slice(1);
+    const walk = per;
+    per = (env, c) => {
+      const tree = env.tree;
+      if (tree.elementsNamed && !isAttr(c) && tree.isDocument(c)) {
+        tree.checkCancelled();
+        const list = tree.elementsNamed(ns, local, name);
+        if (list) return rest.length ? applyPreds(env, indexed(env, list), rest) : indexed(env, list);
+      }
+      return walk(env, c);
+    };
+  }
   const reverse = REVERSE_AXES.has(step.axis);
   const attrOnly = kind === 'attr';
   const singleOut =
@@ -531,6 +577,24 @@ function compileStep(inp: NodesC, step: Step): NodesC {
     run = (env, ctx) => mergeForward(env, inp.run(env, ctx), per, skip);
   }
   return { k: 'nodes', run, single: singleOut, attrOnly, kind, mayFail };
+}
+
+/**
+ * A descendant step with an exact element name whose first predicate is `@Name = 'literal'` (either way round): the
+ * name and the literal, for an index lookup. The comparison is a string one (untypedAtomic against xs:string).
+ */
+function nameLookup(step: Step): { ns: string; local: string; name: string } | undefined {
+  if (step.axis !== 'descendant' && step.axis !== 'descendant-or-self') return undefined;
+  const t = step.test;
+  if (t.k !== 'name' || t.ns === null || t.ns === '*' || t.local === '*') return undefined;
+  const p = step.preds[0];
+  if (!p || p.k !== 'cmp' || p.op !== '=') return undefined;
+  const isName = (e: Expr) => {
+    const a = simpleAttr(e);
+    return a !== undefined && a.ns === null && a.local === 'Name';
+  };
+  const literal = p.l.k === 'str' && isName(p.r) ? p.l.v : p.r.k === 'str' && isName(p.l) ? p.r.v : undefined;
+  return literal === undefined ? undefined : { ns: t.ns, local: t.local, name: literal };
 }
 
 function isDos(s: Step): boolean {

@@ -98,6 +98,8 @@ class CompiledQuery implements FastQuery {
   evaluate<N>(tree: XdmTree<N>, context: N, options: FastEvaluateOptions = {}): Iterable<FastItem<N>> {
     const compiled = this.compiled;
     const limit = options.limit ?? Infinity;
+    // Only elements (no attribute can come out): no per-item check for attributes.
+    const elementsOnly = compiled.k === 'nodes' && compiled.kind === 'elem';
     return {
       [Symbol.iterator](): Iterator<FastItem<N>> {
         const t = tree as XdmTree<unknown>;
@@ -105,6 +107,8 @@ class CompiledQuery implements FastQuery {
         let stream: (() => unknown) | undefined;
         let done = limit <= 0;
         const end: IteratorResult<FastItem<N>> = { done: true, value: undefined };
+        // One result object, refilled by every next(): consumers read `value` before they ask again.
+        const result = { done: false, value: undefined as unknown as FastItem<N> };
         return {
           next(): IteratorResult<FastItem<N>> {
             if (done) return end;
@@ -120,19 +124,16 @@ class CompiledQuery implements FastQuery {
             const x = stream();
             if (x === undefined || ++produced >= limit) done = true;
             if (x === undefined) return end;
-            if (x instanceof AttrRef) {
-              return {
-                done: false,
-                value: {
-                  type: 'attribute',
-                  owner: x.owner as N,
-                  namespaceUri: x.namespaceUri,
-                  localName: x.localName,
-                  value: x.value,
-                },
+            if (!elementsOnly && x instanceof AttrRef) {
+              result.value = {
+                type: 'attribute',
+                owner: x.owner as N,
+                namespaceUri: x.namespaceUri,
+                localName: x.localName,
+                value: x.value,
               };
-            }
-            return { done: false, value: { type: 'node', node: x as N } };
+            } else result.value = { type: 'node', node: x as N };
+            return result;
           },
         };
       },

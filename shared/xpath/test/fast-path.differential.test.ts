@@ -16,7 +16,17 @@ import assert from 'node:assert/strict';
 import { compileFastPath, FastPathFallback, type FastItem } from '../fast/index.js';
 import { PlainFacade } from '../plain-facade.js';
 import type { MemNode, MemoryTree } from '../memory-tree.js';
-import { allNodes, groupedCopy, randomQuery, randomTree, specFromTree, treeFromSpec, type Spec } from './generate.js';
+import {
+  allNodes,
+  groupedCopy,
+  indexQuery,
+  mutate,
+  randomQuery,
+  randomTree,
+  specFromTree,
+  treeFromSpec,
+  type Spec,
+} from './generate.js';
 
 function canon(items: readonly FastItem<MemNode>[], ids: Map<MemNode, number>): string {
   return items
@@ -78,17 +88,41 @@ function reference(tree: MemoryTree, context: MemNode, query: string, ids: Map<M
   }
 }
 
-function check(tree: MemoryTree, context: MemNode, query: string): Outcome {
-  const ids = new Map(allNodes(tree).map((n, i) => [n, i]));
+/** The fast path's answer, canonical; 'fallback' when it hands the query to fontoxpath. */
+function fastAnswer(tree: MemoryTree, context: MemNode, query: string, ids: Map<MemNode, number>): Outcome | string {
   const fq = compileFastPath(query);
   if (!fq) return { failure: 'not compiled' };
-  let fast: string;
   try {
-    fast = canon([...fq.evaluate(tree, context)], ids);
+    return canon([...fq.evaluate(tree, context)], ids);
   } catch (e) {
     if (e instanceof FastPathFallback) return 'fallback';
     return { failure: `fast path threw ${(e as Error).stack}` };
   }
+}
+
+/**
+ * The fast path walking the tree and the fast path using the tree's index by name (built on first use, dropped by
+ * every change): both must be fontoxpath's answer.
+ */
+function check(tree: MemoryTree, context: MemNode, query: string): Outcome {
+  const ids = new Map(allNodes(tree).map((n, i) => [n, i]));
+  const saved = tree.index;
+  let walked: Outcome | string;
+  let indexed: Outcome | string;
+  try {
+    tree.index = false;
+    walked = fastAnswer(tree, context, query, ids);
+    tree.index = true;
+    indexed = fastAnswer(tree, context, query, ids);
+  } finally {
+    tree.index = saved;
+  }
+  if (typeof walked === 'object') return walked;
+  if (typeof indexed === 'object') return indexed;
+  if (walked !== 'fallback' && indexed !== 'fallback' && walked !== indexed)
+    return { failure: `walking: ${walked}\nindexed: ${indexed}` };
+  const fast = walked !== 'fallback' ? walked : indexed;
+  if (fast === 'fallback') return 'fallback';
   const ref = reference(tree, context, query, ids);
   if (ref === fast) return 'same';
   if (hasAliases(tree)) {
@@ -254,4 +288,43 @@ test('10,000 random queries over random trees: the fast path gives fontoxpath an
   assert.ok(counts.fallback < QUERIES * 0.03, JSON.stringify(counts));
   assert.ok(counts.aliasTrees >= 40, JSON.stringify(counts));
   assert.ok(counts.flat + counts.grouped > 0, JSON.stringify(counts));
+});
+
+test('the index by name gives fontoxpath answers, also after elements are added, removed and renamed', () => {
+  const TREES = 120;
+  const counts = { same: 0, flat: 0, grouped: 0, fallback: 0, builds: 0, lookups: 0, nameLookups: 0, changes: 0 };
+  for (let t = 0; t < TREES; t++) {
+    const tree = randomTree(5000 + t);
+    const r = seededRandom(300 + t);
+    let about: string[] = []; // queries about the last changes, asked first
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 12 + about.length; i++) {
+        const nodes = allNodes(tree);
+        const query = i < about.length ? about[i]! : r() < 0.75 ? indexQuery(r) : randomQuery(r);
+        const ci = i < about.length || r() < 0.85 ? 0 : Math.floor(r() * nodes.length);
+        const o = check(tree, nodes[ci]!, query);
+        if (typeof o === 'object') {
+          assert.fail(
+            `after ${counts.changes} changes, ${JSON.stringify(query)} (tree seed ${5000 + t}, round ${round}):\n` +
+              `${JSON.stringify(specFromTree(tree))}\ncontext ${ci}\n${o.failure}`,
+          );
+        }
+        counts[o]++;
+      }
+      about = [];
+      for (let c = 1 + Math.floor(r() * 3); c > 0; c--) {
+        about.push(...mutate(tree, r));
+        counts.changes++;
+      }
+    }
+    counts.builds += tree.indexBuilds;
+    counts.lookups += tree.indexLookups;
+    counts.nameLookups += tree.nameLookups;
+  }
+  console.log(JSON.stringify(counts));
+  // The index was really asked (by name and by element and Name) and rebuilt after changes.
+  assert.ok(counts.lookups > 1500, JSON.stringify(counts));
+  assert.ok(counts.nameLookups > 1500, JSON.stringify(counts));
+  assert.ok(counts.builds > TREES * 4, JSON.stringify(counts));
+  assert.ok(counts.same > (TREES * 5 * 12 * 9) / 10, JSON.stringify(counts));
 });

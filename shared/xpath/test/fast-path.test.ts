@@ -298,3 +298,52 @@ test('cancellation: checkCancelled is called at every step and its error passes 
   }
   t.cancelAfter = Infinity;
 });
+
+test('the index by name: lookups instead of walks, in document order, lazy and cancellable', () => {
+  const t = wideTree();
+  t.index = true;
+  const labels = (x: string, options?: { limit?: number }) =>
+    [...compileFastPath(x)!.evaluate(t, t.root, options)].map((i) => label(t, i));
+  t.resetCounters();
+  const all = labels('//Button');
+  assert.equal(all.length, 1000);
+  assert.deepEqual(all.slice(0, 3), ['b0.0', 'b0.1', 'b0.2']);
+  assert.equal(all[999], 'b99.9');
+  assert.equal(t.childLists, 0, 'no walk');
+  assert.deepEqual([t.indexBuilds, t.indexLookups], [1, 1]);
+  // By element and Name: the group is scanned once for a name, as far as it is read.
+  assert.deepEqual(labels("(//Button[@Name='b0.3'])[1]"), ['b0.3']);
+  assert.equal(t.nameReads, 4, 'the first match stops the scan');
+  assert.deepEqual(labels("//Button[@Name='b42.7']"), ['b42.7']);
+  assert.equal(t.nameReads, 4 + 1000, 'a scan of the whole group for another name');
+  t.resetCounters();
+  assert.deepEqual(labels("//Button['b42.7' = @Name]"), ['b42.7']);
+  assert.equal(t.nameReads, 0, 'remembered');
+  assert.deepEqual(labels("//Pane[@Name='p7']/Button[3]"), ['b7.2']);
+  assert.deepEqual(labels("//Button[@Name='b7.2'][@Name!='x']/.."), ['p7']);
+  assert.deepEqual(labels("//Button[@Name='nope']"), []);
+  assert.deepEqual(labels('/descendant::Button[12] | /descendant-or-self::Pane[last()]'), ['b1.1', 'p99']);
+  assert.deepEqual(labels('count(//Pane)'), ['=100']);
+  assert.ok(t.childLists < 10, `no walk: only Button[3] and document order listed children (${t.childLists})`);
+  assert.deepEqual(labels('//Button', { limit: 2 }), ['b0.0', 'b0.1']);
+  // Cancellation is checked at every element of a list.
+  t.resetCounters();
+  t.cancelAfter = 50;
+  let seen = 0;
+  assert.throws(() => {
+    for (const _ of compileFastPath('//Button')!.evaluate(t, t.root)) seen++;
+  }, CancelledError);
+  assert.ok(seen < 50, `${seen} items before cancellation`);
+  assert.equal(t.checks, 50);
+  t.cancelAfter = Infinity;
+  // A change drops the index; the next query builds it again and sees the change.
+  const p0 = find(t, 'p0');
+  t.add(p0, C, 'Button', { Name: 'new' }, 0);
+  t.setAttribute(find(t, 'b42.7'), 'Name', 'renamed');
+  t.remove(find(t, 'p99'));
+  assert.deepEqual(labels('(//Button)[1]'), ['new']);
+  assert.deepEqual(labels("//Button[@Name='b42.7']"), []);
+  assert.deepEqual(labels("//Button[@Name='renamed']"), ['renamed']);
+  assert.deepEqual(labels('count(//Button)'), ['=991']);
+  assert.equal(t.indexBuilds, 2);
+});

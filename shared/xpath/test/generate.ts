@@ -349,3 +349,71 @@ export function groupedCopy(tree: MemoryTree): { tree: MemoryTree; origin: Map<M
   for (const n of tree.root.children) if (!owned.has(n)) clone(copy.root, n);
   return { tree: copy, origin };
 }
+
+// ----------------------------------------------------------------------------------------------------------------
+// The index by name (XdmTree.elementsNamed): queries that reach it, and changes it must follow.
+
+const INDEXED_TESTS = ['Button', 'Pane', 'Window', 'Text', 'List', 'item:ListItem', 'native:Widget', 'control:Pane'];
+
+function nameLiteral(r: Rand): string {
+  return `'${pick(r, NAMES)}'`;
+}
+
+/**
+ * Queries the index answers from the document: `//Button`, `//Button[@Name='OK']` (either way round, with more
+ * predicates, positions, further steps), `descendant::` and `descendant-or-self::` from the root, first matches.
+ */
+export function indexQuery(r: Rand): string {
+  const t = pick(r, INDEXED_TESTS);
+  const named = chance(r, 0.5) ? `[@Name = ${nameLiteral(r)}]` : `[${nameLiteral(r)} = @Name]`;
+  const more = chance(r, 0.4) ? `[${predicate(r, 1)}]` : '';
+  switch (Math.floor(r() * 9)) {
+    case 0:
+      return `//${t}`;
+    case 1:
+      return `//${t}${named}${more}`;
+    case 2:
+      return `(//${t}${named})[${pick(r, ['1', '2', 'last()'])}]`;
+    case 3:
+      return `//${t}${named}${more}/${relPath(r, 1)}`;
+    case 4:
+      return `count(//${t}${chance(r, 0.5) ? named : ''})`;
+    case 5:
+      return `/${pick(r, ['descendant', 'descendant-or-self'])}::${t}${chance(r, 0.5) ? named : ''}${more}`;
+    case 6:
+      return `/descendant::${t}[${pick(r, ['1', '2', 'last()'])}]`;
+    case 7:
+      return `//${t}${named} | //${pick(r, INDEXED_TESTS)}${more}`;
+    default:
+      return `(//${t})[1]`;
+  }
+}
+
+/**
+ * A random change through the tree's methods: an element added, a subtree removed, a Name set or removed. Returns
+ * queries about what changed (the element's name, its old and new Name), for the index to answer next.
+ */
+export function mutate(tree: MemoryTree, r: Rand): string[] {
+  const elements = allNodes(tree).filter((n) => !n.document && n.namespaceUri !== 'urn:platynui:app');
+  if (!elements.length) return [];
+  const target = pick(r, elements);
+  const k = r();
+  let changed = target;
+  const names = [target.attrs.find((a) => a.localName === 'Name' && a.namespaceUri === null)?.value];
+  if (k < 0.4) {
+    // Under an element (never directly under the document, so the applications keep owning the last windows).
+    const [ns, local] = pick(r, ROLES);
+    changed = tree.add(target, ns, local, randomAttrs(r), Math.floor(r() * (target.children.length + 1)));
+    names.push(changed.attrs.find((a) => a.localName === 'Name' && a.namespaceUri === null)?.value);
+  } else if (k < 0.65) {
+    tree.remove(target);
+  } else {
+    const name = chance(r, 0.85) ? pick(r, NAMES) : undefined;
+    tree.setAttribute(target, 'Name', name);
+    names.push(name);
+  }
+  const test = (changed.prefix ? `${changed.prefix}:` : '') + changed.localName;
+  const queries = [`//${test}`, `count(//${test})`];
+  for (const name of names) if (name !== undefined) queries.push(`//${test}[@Name = '${name}']`);
+  return queries;
+}
