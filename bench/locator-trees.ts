@@ -2,6 +2,7 @@ import { DEFAULT_MOCK_TREE } from '../main/providers/mock/default-tree.js';
 import {
   buildLocatorTree,
   deepClone,
+  isTopLevel,
   locatorTreeFromSnapshot,
   reindex,
   type LocatorNode,
@@ -118,8 +119,9 @@ export interface Mutation {
    * definition (see window-titles-replaced).
    */
   separate?: boolean;
-  /** `protect`: keys of the target and its ancestors (what "unrelated" excludes). */
-  apply(tree: LocatorTree, protect: ReadonlySet<string>): LocatorTree;
+  /** The change depends on the target (applied once per target, which is then given). */
+  perTarget?: boolean;
+  apply(tree: LocatorTree, target?: LocatorNode): LocatorTree;
 }
 
 let inserted = 0;
@@ -172,11 +174,38 @@ export const MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    // Every node unrelated to the target is renamed: all but the target, its ancestors and its own content (the
+    // nodes below it, which are part of what it is: a row's label cell, a dialog's buttons).
     name: 'unrelated-renamed',
-    apply(tree, protect) {
+    perTarget: true,
+    apply(tree, target) {
+      const protect = target ? protectedKeys(target) : new Set<string>();
       const copy = deepClone(tree);
       for (const node of copy.nodes) {
         if (protect.has(node.key) || node.name === '') continue;
+        rename(node, `${node.name} (renamed)`);
+      }
+      return reindex(copy.root);
+    },
+  },
+  {
+    // The target's own content is renamed (the label cell of an unnamed row, the buttons of an unnamed toolbar),
+    // nothing else. A node known only by its content cannot survive this; reported separately.
+    name: 'content-renamed',
+    perTarget: true,
+    separate: true,
+    apply(tree, target) {
+      const content = new Set<string>();
+      const collect = (node: LocatorNode): void => {
+        for (const child of node.children) {
+          content.add(child.key);
+          collect(child);
+        }
+      };
+      if (target) collect(target);
+      const copy = deepClone(tree);
+      for (const node of copy.nodes) {
+        if (!content.has(node.key) || node.name === '') continue;
         rename(node, `${node.name} (renamed)`);
       }
       return reindex(copy.root);
@@ -190,7 +219,7 @@ export const MUTATIONS: readonly Mutation[] = [
       const copy = deepClone(tree);
       let turn = 0;
       for (const node of copy.nodes) {
-        if (node.role !== 'Window' || node.name === '') continue;
+        if (!isTopLevel(node, copy) || isApp(node) || node.name === '') continue;
         const decorate = TITLE_DECORATIONS[turn++ % TITLE_DECORATIONS.length]!;
         rename(node, decorate(node.name));
       }
@@ -207,7 +236,7 @@ export const MUTATIONS: readonly Mutation[] = [
       const copy = deepClone(tree);
       let turn = 0;
       for (const node of copy.nodes) {
-        if (node.role !== 'Window' || node.name === '') continue;
+        if (!isTopLevel(node, copy) || isApp(node) || node.name === '') continue;
         let app: LocatorNode | null = node.parent;
         while (app && !isApp(app)) app = app.parent;
         const parts = node.name.split(' - ');
@@ -233,7 +262,7 @@ export const MUTATIONS: readonly Mutation[] = [
       }
       // The layout changed too: every window's content now sits in a new container.
       for (const node of copy.nodes) {
-        if (node.role !== 'Window' || node.children.length === 0) continue;
+        if (!isTopLevel(node, copy) || isApp(node) || node.children.length === 0) continue;
         const wrapper = newNode({ ...node, namespace: 'control', role: 'Pane' } as LocatorNode, '');
         wrapper.children = node.children;
         node.children = [wrapper];
@@ -243,9 +272,17 @@ export const MUTATIONS: readonly Mutation[] = [
   },
 ];
 
+/** The target, its ancestors and its descendants: what "unrelated" excludes. */
 export function protectedKeys(target: LocatorNode): Set<string> {
   const keys = new Set<string>();
   for (let node: LocatorNode | null = target; node; node = node.parent) keys.add(node.key);
+  const down = (node: LocatorNode): void => {
+    for (const child of node.children) {
+      keys.add(child.key);
+      down(child);
+    }
+  };
+  down(target);
   return keys;
 }
 

@@ -21,7 +21,7 @@ function keysOf(tree: LocatorTree): string[] {
 
 test('rows inserted above: every container gets a new first child, nothing else changes', () => {
   const tree = mockLocatorTree();
-  const mutated = mutation('rows-inserted').apply(tree, new Set());
+  const mutated = mutation('rows-inserted').apply(tree);
   const list = mutated.nodes.find((n) => n.key === 'mock:list-results')!;
   assert.equal(list.children.length, 4);
   assert.match(list.children[0]!.key, /^inserted-/);
@@ -40,7 +40,7 @@ test('rows inserted above: every container gets a new first child, nothing else 
 
 test('siblings reordered, unrelated renamed, window titles changed, everything moved', () => {
   const tree = mockLocatorTree();
-  const reordered = mutation('siblings-reordered').apply(tree, new Set());
+  const reordered = mutation('siblings-reordered').apply(tree);
   const results = reordered.nodes.find((n) => n.key === 'mock:list-results')!;
   assert.deepEqual(
     results.children.map((c) => c.key),
@@ -48,14 +48,24 @@ test('siblings reordered, unrelated renamed, window titles changed, everything m
   );
 
   const target = tree.nodes.find((n) => n.key === 'mock:button-preferences-ok')!;
-  const renamed = mutation('unrelated-renamed').apply(tree, protectedKeys(target));
+  const renamed = mutation('unrelated-renamed').apply(tree, target);
   const byKey = (t: LocatorTree, key: string) => t.nodes.find((n) => n.key === key)!;
   assert.equal(byKey(renamed, 'mock:button-preferences-ok').name, 'OK');
   assert.equal(byKey(renamed, 'mock:window-preferences').name, 'Preferences');
   assert.equal(byKey(renamed, 'mock:button-save').name, 'Save (renamed)');
   assert.equal(byKey(renamed, 'mock:button-save').attributes.get('Name'), 'Save (renamed)');
+  // The target's own content is not "unrelated": renaming it is its own (separate) family.
+  const pane = tree.nodes.find((n) => n.key === 'mock:pane-toolbar')!;
+  assert.deepEqual(protectedKeys(pane).has('mock:button-save'), true);
+  assert.equal(byKey(mutation('unrelated-renamed').apply(tree, pane), 'mock:button-save').name, 'Save');
+  const content = mutation('content-renamed');
+  assert.equal(content.separate, true);
+  const inside = content.apply(tree, pane);
+  assert.equal(byKey(inside, 'mock:button-save').name, 'Save (renamed)');
+  assert.equal(byKey(inside, 'mock:button-preferences-ok').name, 'OK');
+  assert.equal(byKey(inside, 'mock:window-studio').name, 'Studio - demo');
 
-  const titled = mutation('window-titles-changed').apply(tree, new Set());
+  const titled = mutation('window-titles-changed').apply(tree);
   assert.equal(byKey(titled, 'mock:window-studio').name, '*Studio - demo');
   assert.equal(byKey(titled, 'mock:window-preferences').name, 'Preferences (Not Responding)');
   assert.equal(byKey(titled, 'mock:window-login').attributes.get('Name'), 'Sign in - edited');
@@ -65,11 +75,11 @@ test('siblings reordered, unrelated renamed, window titles changed, everything m
   // The distinguishing part of the title is replaced; reported on its own.
   const replaced = mutation('window-titles-replaced');
   assert.equal(replaced.separate, true);
-  const other = replaced.apply(tree, new Set());
+  const other = replaced.apply(tree);
   assert.equal(byKey(other, 'mock:window-studio').name, 'Studio - Untitled 1');
   assert.equal(byKey(other, 'mock:window-preferences').name, 'Untitled 2');
 
-  const moved = mutation('everything-moved').apply(tree, new Set());
+  const moved = mutation('everything-moved').apply(tree);
   assert.equal(JSON.parse(byKey(moved, 'mock:button-save').attributes.get('Bounds')!).x, 337);
   const window = byKey(moved, 'mock:window-preferences');
   assert.equal(window.children.length, 1);

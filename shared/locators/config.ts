@@ -53,6 +53,8 @@ export const DEFAULT_BLACKLIST: readonly (string | RegExp)[] = [
   'IsMaximized',
   'IsTopmost',
   'IsActive',
+  // Any other boolean state (IsReadOnly, IsSecure, IsModal, ...): true of many nodes, and it may flip.
+  /(^|:|\.)Is[A-Z]/,
   /States?$/,
   'ProcessId',
   /Pid$/i,

@@ -353,7 +353,7 @@ function scoreOf(path: Path, tree: LocatorTree): number {
 
 /** Ancestors worth scoping under: identifiable by Id or a stable name, windows, applications. */
 function isAnchor(node: LocatorNode, index: LocatorIndex): boolean {
-  if (isApplication(node) || node.role === 'Window') return true;
+  if (isApplication(node) || node.role === 'Window' || isTopLevel(node, index.tree)) return true;
   const usable = index.usable(node);
   return usable.includes('Id') || usable.includes('Name');
 }
