@@ -133,6 +133,8 @@ export class InspectorSession {
   async structuralChildren(node: RuntimeNode, refresh = false): Promise<readonly RuntimeNode[]> {
     if (refresh) node.invalidate();
     const children = await this.runtime.structuralChildren(node);
+    // Summaries carry the developer id: make it definitive (providers may defer ids until asked).
+    await Promise.all(children.map((child) => child.loadId().catch(() => undefined)));
     this.childCounts.set(node.runtimeId, children.length);
     return children;
   }

@@ -50,8 +50,15 @@ export class RuntimeNode {
   get name(): string {
     return this.source.name;
   }
+  /** The developer id as known now; see loadId() for the definitive one. */
   get id(): string | undefined {
     return this.source.id || undefined;
+  }
+
+  /** The definitive developer id (providers may defer ids until asked: ProviderNode.loadId). */
+  async loadId(): Promise<string | undefined> {
+    if (this.source.loadId) await this.source.loadId();
+    return this.id;
   }
   get isSecure(): boolean {
     return this.source.isSecure;
@@ -147,6 +154,7 @@ export class RuntimeNode {
       const base = await this.attributesNamed(alias[1]!);
       return withDerivedAliases(base).filter((entry) => entry.name === localName && entry.derived);
     }
+    if (this.source.loadId) await this.source.loadId();
     const listed = await (this.attributeList ??= this.source.attributes());
     const secret = this.isSecure && SECRET_ATTRIBUTE_NAMES.has(localName);
     const matching = listed.filter(
@@ -185,8 +193,10 @@ export class RuntimeNode {
         return control(uiString(this.runtimeId));
       case AttributeNames.Name:
         return control(uiString(this.name));
-      case AttributeNames.Id:
-        return this.id ? control(uiString(this.id)) : undefined;
+      case AttributeNames.Id: {
+        const id = await this.loadId();
+        return id ? control(uiString(id)) : undefined;
+      }
       case AttributeNames.Technology:
         return control(uiString(this.technology));
       case AttributeNames.SupportedPatterns:
@@ -197,6 +207,7 @@ export class RuntimeNode {
   }
 
   private async readAttributes(): Promise<readonly AttributeEntry[]> {
+    if (this.source.loadId) await this.source.loadId();
     const secure = this.isSecure;
     let provided: readonly AttributeEntry[];
     if (this.source.readAllAttributes) {

@@ -102,8 +102,17 @@ export interface ProviderNode {
   readonly namespace: Namespace;
   readonly role: string;
   readonly name: string;
-  /** Developer id (AutomationId, accessible_id); undefined when not set, never empty. */
+  /**
+   * Developer id (AutomationId, accessible_id); undefined when not set, never empty. A provider that defers ids
+   * (reads them only when asked, because its bulk source does not carry them) also leaves it undefined, and leaves
+   * the attributes that carry it out of attributes(), until loadId() resolved.
+   */
   readonly id: string | undefined;
+  /**
+   * Providers that defer ids: makes `id` (and the attributes carrying it) definitive for this node and for the nodes
+   * the provider holds below it (peekChildren). The runtime calls it before it shows a node or reads its attributes.
+   */
+  loadId?(): Promise<void>;
   /** True when the node holds a secret (password field): its Text and Value are never read. */
   readonly isSecure: boolean;
   children(): Promise<readonly ProviderNode[]>;

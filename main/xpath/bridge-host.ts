@@ -59,6 +59,23 @@ export class BridgeHost {
     return record;
   }
 
+  /**
+   * Makes the ids of the nodes record() would send for these nodes definitive first (providers may defer ids until
+   * asked: ProviderNode.loadId): the same nodes, in the same order, within the same budget.
+   */
+  async loadIds(nodes: readonly RuntimeNode[]): Promise<void> {
+    const pending: Array<Promise<unknown>> = [];
+    const budget = { left: PREFETCH_BUDGET };
+    const visit = (node: RuntimeNode) => {
+      budget.left--;
+      pending.push(node.loadId());
+      const cached = node.peekChildren();
+      if (cached && budget.left >= cached.length) for (const child of cached) visit(child);
+    };
+    for (const node of nodes) visit(node);
+    await Promise.all(pending);
+  }
+
   private async answer(request: BridgeRequest): Promise<void> {
     let response: BridgeResponse;
     try {
@@ -66,6 +83,7 @@ export class BridgeHost {
       if (!node) throw new Error(`unknown node handle ${request.h}`);
       if (request.op === 'children') {
         const children = await node.children();
+        await this.loadIds(children);
         const budget = { left: PREFETCH_BUDGET };
         const records = children.map((child) => this.record(child, budget));
         if (node.namespace === 'app') for (const record of records) if (record.p !== request.h) record.g = request.h;

@@ -191,13 +191,15 @@ export class XPathService {
     const id = this.nextId++;
     const context = options.context ?? this.runtime.desktop;
     const generation = this.runtime.generation;
+    const sendRoot = this.workerGeneration !== generation;
+    if (sendRoot) await bridge.loadIds([this.runtime.desktop]);
     const request: EvaluateRequest = {
       type: 'evaluate',
       id,
       xpath,
       context: bridge.handleOf(context),
       generation,
-      ...(this.workerGeneration === generation ? {} : { root: bridge.record(this.runtime.desktop, { left: 20_000 }) }),
+      ...(sendRoot ? { root: bridge.record(this.runtime.desktop, { left: 20_000 }) } : {}),
     };
     this.workerGeneration = generation;
     let stopTimer: NodeJS.Timeout | undefined;

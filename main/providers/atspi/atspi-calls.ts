@@ -1,5 +1,6 @@
 import type { Rect } from '../../../shared/model/values.js';
 import type { DbusClient } from './dbus-client.js';
+import { internInterfaces } from './node-data.js';
 
 /**
  * Typed AT-SPI2 calls with hard-coded signatures: one function per method or property the provider uses, so no
@@ -75,7 +76,7 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
       indexInParent: Number(item[3]),
       childCount: Number(item[4]),
       children: undefined,
-      interfaces: (item[5] as string[]) ?? [],
+      interfaces: internInterfaces((item[5] as string[]) ?? []),
       name: String(item[6] ?? ''),
       role: Number(item[7]),
       description: String(item[8] ?? ''),
@@ -92,7 +93,7 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
       indexInParent: undefined,
       childCount: children.length,
       children,
-      interfaces: (item[4] as string[]) ?? [],
+      interfaces: internInterfaces((item[4] as string[]) ?? []),
       name: String(item[5] ?? ''),
       role: Number(item[6]),
       description: String(item[7] ?? ''),
@@ -116,6 +117,8 @@ export interface TreeEntry {
  * Chromium when tried. Names, roles and states come from the cache.
  */
 export const SAFE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId'] as const;
+/** The properties asked for when only the developer ids are missing (the structure came from a complete cache). */
+export const ID_TREE_PROPERTIES = ['AccessibleId'] as const;
 
 /** A match rule that matches everything: (states, match, attributes, match, roles, match, interfaces, match, invert). */
 const MATCH_ALL_RULE = [[], 0, {}, 0, [], 0, [], 0, false];
@@ -164,7 +167,7 @@ export class AtspiCalls {
   }
   async getInterfaces(ref: ObjectRef): Promise<string[]> {
     const [interfaces] = await this.call(ref, IFACE.Accessible, 'GetInterfaces');
-    return (interfaces as string[]) ?? [];
+    return internInterfaces((interfaces as string[]) ?? []);
   }
   async getAttributes(ref: ObjectRef): Promise<{ [key: string]: string }> {
     const [attributes] = await this.call(ref, IFACE.Accessible, 'GetAttributes');
@@ -323,14 +326,22 @@ export class AtspiCalls {
     }
   }
 
-  /** `Collection.GetTree` from `ref` in pre-order with the safe named properties. */
-  async getTree(ref: ObjectRef, timeoutMs: number): Promise<TreeEntry[]> {
+  /**
+   * `Collection.GetTree` from `ref` in pre-order with named safe properties (never an empty list: that means "every
+   * property" and crashed Chromium).
+   */
+  async getTree(
+    ref: ObjectRef,
+    timeoutMs: number,
+    properties: readonly string[] = SAFE_TREE_PROPERTIES,
+  ): Promise<TreeEntry[]> {
+    if (properties.length === 0) throw new Error('Collection.GetTree needs named properties');
     const [entries] = await this.call(
       ref,
       IFACE.Collection,
       'GetTree',
       '(aiia{ss}iaiiasib)as',
-      [MATCH_ALL_RULE, [...SAFE_TREE_PROPERTIES]],
+      [MATCH_ALL_RULE, [...properties]],
       timeoutMs,
     );
     return ((entries as unknown[][]) ?? []).map((entry) => {

@@ -2,6 +2,7 @@ import dbusNext from 'dbus-next';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { toDbusNextAddress } from './bus-address.js';
 import { marshalMethodCall } from './fast-marshal.js';
+import { useFastReader } from './fast-unmarshal.js';
 
 /**
  * A thin, fast layer over dbus-next: low-level `bus.call` with hard-coded signatures (no introspection), a timeout on
@@ -73,6 +74,8 @@ interface BusInternals {
 /** How often pending calls are checked against their deadlines. */
 const SWEEP_INTERVAL_MS = 50;
 const SLOW_MARSHAL = process.env.PLATYNUI_ATSPI_SLOW_MARSHAL === '1';
+/** dbus-next's own message reader instead of fast-unmarshal.ts (for comparison). */
+const SLOW_UNMARSHAL = process.env.PLATYNUI_ATSPI_SLOW_UNMARSHAL === '1';
 
 interface DestinationState {
   inFlight: number;
@@ -167,6 +170,7 @@ export class DbusClient {
     if (!usable) throw new InspectorError('provider-unavailable', `cannot connect to D-Bus address "${address}"`);
     const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const bus = sessionBus({ busAddress: usable });
+    if (!SLOW_UNMARSHAL) useFastReader(bus);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup();

@@ -20,6 +20,14 @@ export interface ApplicationData {
   bulkPromise: Promise<void> | undefined;
   /** How the tree was loaded, for status and benchmarks. */
   loadedBy: string | undefined;
+  /**
+   * Developer ids: 'loaded' when every node of the application the store holds has its AccessibleId, 'deferred'
+   * when a bulk load from a complete cache left them out (they are read in one bulk call on the first loadIds).
+   */
+  ids: 'loaded' | 'deferred';
+  /** Set once anyone asked for ids: later bulk loads of this application read them eagerly. */
+  idsWanted: boolean;
+  idsPromise: Promise<void> | undefined;
   /** Problems found in the tree (cycles, absurd child counts), reported in status. */
   problems: string[];
   gone: boolean;
@@ -80,14 +88,29 @@ export function newNodeData(
   };
 }
 
-const FULL_INTERFACE_NAMES = new Map<string, string>();
+const interned = new Map<string, string[]>();
+const interfaceSets = new WeakMap<readonly string[], Set<string>>();
+
+/**
+ * One shared array per distinct interface list: ten thousand nodes of a page have a handful of distinct lists, and
+ * hasInterface answers from one set per list instead of comparing strings per node.
+ */
+export function internInterfaces(list: readonly string[]): string[] {
+  const key = list.join(' ');
+  let shared = interned.get(key);
+  if (!shared) {
+    shared = [...list];
+    if (interned.size < 10_000) interned.set(key, shared);
+  }
+  return shared;
+}
 
 /** True when the node implements `org.a11y.atspi.<short>`. */
 export function hasInterface(data: NodeData, short: string): boolean {
-  let full = FULL_INTERFACE_NAMES.get(short);
-  if (full === undefined) {
-    full = `org.a11y.atspi.${short}`;
-    FULL_INTERFACE_NAMES.set(short, full);
+  let set = interfaceSets.get(data.interfaces);
+  if (!set) {
+    set = new Set(data.interfaces.map((name) => name.replace('org.a11y.atspi.', '')));
+    interfaceSets.set(data.interfaces, set);
   }
-  return data.interfaces.includes(full);
+  return set.has(short);
 }

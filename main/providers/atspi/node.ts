@@ -26,6 +26,8 @@ export interface NodeHost {
   nodeFor(data: NodeData): AtspiNode;
   /** Runs the application's bulk load once (shared by concurrent callers). */
   ensureBulk(root: NodeData): Promise<void>;
+  /** Makes the developer ids of the application's nodes definitive. */
+  loadIds(app: NodeData['app']): Promise<void>;
 }
 
 /** Roles whose text is secret by nature; an entry also counts when the application marks it as a password input. */
@@ -40,6 +42,8 @@ export class AtspiNode implements ProviderNode {
   private childrenPromise: Promise<readonly ProviderNode[]> | undefined;
   private childNodes: readonly ProviderNode[] | undefined;
   private attributeList: AtspiAttribute[] | undefined;
+  /** The attribute list was built while the application's ids were deferred (it has no Id yet). */
+  private attributeListWithoutIds = false;
   private readonly guard = (error: unknown): never => this.fail(error);
 
   constructor(
@@ -60,8 +64,23 @@ export class AtspiNode implements ProviderNode {
   get name(): string {
     return this.data.name;
   }
+  /** Undefined when not set, or while the application's ids are deferred (see loadId). */
   get id(): string | undefined {
     return this.data.accessibleId ? this.data.accessibleId : undefined;
+  }
+
+  /**
+   * Makes `id` definitive for this node and every node of its application: a bulk load from a complete cache leaves
+   * the ids out (the cache does not carry them) until someone asks; then one bulk call reads them all.
+   */
+  async loadId(): Promise<void> {
+    const app = this.data.app;
+    if (app.ids === 'loaded' && app.bulk !== 'loading') return;
+    try {
+      await this.host.loadIds(app);
+    } catch (error) {
+      this.fail(error);
+    }
   }
   get isSecure(): boolean {
     const data = this.data;
@@ -199,6 +218,7 @@ export class AtspiNode implements ProviderNode {
 
   private attributeObjects(): Promise<AtspiAttribute[]> {
     const data = this.data;
+    if (this.attributeListWithoutIds && data.app.ids === 'loaded') this.attributeList = undefined;
     if (!data.stale && !data.invalid && !data.app.gone && !this.needsSecurityCheck()) {
       this.attributeList ??= this.buildAttributeList();
       return Promise.resolve(this.attributeList);
@@ -209,6 +229,7 @@ export class AtspiNode implements ProviderNode {
   }
 
   private buildAttributeList(): AtspiAttribute[] {
+    this.attributeListWithoutIds = this.data.app.ids === 'deferred';
     const extra = this.isApplication ? this.applicationAttributes() : [];
     return buildAttributes(this.context(), this.guard, this.isApplication ? 'Application' : undefined, extra);
   }
@@ -218,6 +239,7 @@ export class AtspiNode implements ProviderNode {
   }
 
   async readAllAttributes(): Promise<readonly AttributeEntry[]> {
+    await this.loadId();
     const list = await this.attributeObjects();
     const results = await Promise.allSettled(list.map((attribute) => attribute.read()));
     const out: AttributeEntry[] = [];

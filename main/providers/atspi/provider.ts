@@ -132,6 +132,13 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     return app.bulkPromise;
   }
 
+  /** Makes the developer ids of an application's nodes definitive (after its bulk load, if one is running). */
+  async loadIds(app: ApplicationData): Promise<void> {
+    app.idsWanted = true;
+    if (app.bulk === 'loading' && app.bulkPromise) await app.bulkPromise.catch(() => undefined);
+    await this.loader.loadIds(app);
+  }
+
   /** The applications on the bus (own process and registrations without children left out). */
   async roots(): Promise<readonly ProviderNode[]> {
     this.checkRunning();
@@ -169,6 +176,9 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         bulk: 'none',
         bulkPromise: undefined,
         loadedBy: undefined,
+        ids: 'loaded',
+        idsWanted: false,
+        idsPromise: undefined,
         problems: [],
         gone: false,
       };

@@ -1,5 +1,5 @@
 import type { AtspiCalls, CacheItem, ObjectRef, TreeEntry } from './atspi-calls.js';
-import { IFACE, isNullRef } from './atspi-calls.js';
+import { ID_TREE_PROPERTIES, IFACE, isNullRef, SAFE_TREE_PROPERTIES } from './atspi-calls.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { newNodeData, runtimeIdOf } from './node-data.js';
@@ -163,7 +163,7 @@ export class TreeLoader {
 
   /**
    * Loads an application's whole tree in bulk when it can; falls back to lazy loading ('lazy') when it cannot.
-   * Never asks for unnamed data: GetTree gets the named safe properties only.
+   * Never asks for unnamed data: GetTree gets named safe properties only.
    */
   async bulkLoad(root: NodeData): Promise<void> {
     const app = root.app;
@@ -173,42 +173,54 @@ export class TreeLoader {
         if (isNotRespondingError(error)) throw error;
         return undefined;
       });
-    // Structure comes from GetTree where the application implements Collection (authoritative, and it makes a lazy
-    // application such as Chromium create its objects); role and states from the cache. Both are asked at once: on a
-    // warm application one round trip each is all it takes.
-    const treeCall = root.interfaces.includes(IFACE.Collection)
-      ? this.calls.getTree(root.ref, timeoutMs).catch((error: unknown) => {
-          if (isNotRespondingError(error)) throw error;
-          return undefined;
-        })
-      : Promise.resolve(undefined);
-    const [firstItems, tree] = await Promise.all([cacheCall(), treeCall]);
-    let items = firstItems;
-    let structure: Map<string, StructureInfo> | undefined;
+    const hasCollection = root.interfaces.includes(IFACE.Collection);
+    const treeCall = (properties: readonly string[]) =>
+      hasCollection
+        ? this.calls.getTree(root.ref, timeoutMs, properties).catch((error: unknown) => {
+            if (isNotRespondingError(error)) throw error;
+            return undefined;
+          })
+        : Promise.resolve(undefined);
+    // A complete cache (a walked Chromium, GTK 4) gives structure, role, name, states and interfaces in one call.
+    // The developer ids are not in it: they are read when someone asks for them (loadIds), or right away once
+    // anyone has asked for this application's ids before.
+    let items = await cacheCall();
+    let structure = items ? structureFromCache(items, root.ref) : undefined;
+    let tree: TreeEntry[] | undefined;
     let loadedBy: string;
-    if (tree) {
-      const fromTree = structureFromTree(tree, root.ref);
-      // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
-      // from its partial cache) only means the tree is walked instead.
-      if (fromTree.problem && /cycle|absurd/.test(fromTree.problem)) app.problems.push(fromTree.problem);
-      structure = fromTree.structure;
-    }
+    let idsFromTree = false;
+    // Decided once: a caller asking for ids while this load runs waits for it and then reads them (loadIds).
+    const wantIds = app.idsWanted;
     if (structure) {
+      loadedBy = 'Cache.GetItems';
+      if (wantIds) {
+        tree = await treeCall(ID_TREE_PROPERTIES);
+        idsFromTree = tree !== undefined;
+      }
+    } else {
+      // Structure from GetTree where the application implements Collection: authoritative, and it makes a lazy
+      // application such as Chromium create its objects; role and states from the cache, asked again when it was
+      // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
+      tree = await treeCall(SAFE_TREE_PROPERTIES);
+      if (tree) {
+        const fromTree = structureFromTree(tree, root.ref);
+        // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
+        // from its partial cache) only means the tree is walked instead.
+        if (fromTree.problem && /cycle|absurd/.test(fromTree.problem)) app.problems.push(fromTree.problem);
+        structure = fromTree.structure;
+      }
+      if (!structure) {
+        app.bulk = 'lazy';
+        app.loadedBy = 'GetChildren';
+        return;
+      }
+      idsFromTree = true;
       loadedBy = 'Collection.GetTree+Cache.GetItems';
       const cached = new Set<string>();
       for (const item of items ?? []) cached.add(item.key);
       let missing = 0;
       for (const key of structure.keys()) if (!cached.has(key)) missing++;
-      // A cold application's cache was partial (or absent) before the walk created its objects: ask again.
       if (missing > 1) items = (await cacheCall()) ?? items;
-    } else {
-      structure = items ? structureFromCache(items, root.ref) : undefined;
-      loadedBy = 'Cache.GetItems';
-    }
-    if (!structure) {
-      app.bulk = 'lazy';
-      app.loadedBy = 'GetChildren';
-      return;
     }
     const cacheByKey = new Map<string, CacheItem>();
     for (const item of items ?? []) cacheByKey.set(item.key, item);
@@ -267,8 +279,9 @@ export class TreeLoader {
         }
       }),
     );
-    // Cache items carry no AccessibleId: when GetTree did not run, read it for the nodes that have a cache item.
-    if (!tree) {
+    // Cache items carry no AccessibleId: when they are wanted and GetTree did not bring them, read them per node.
+    const idsDeferred = !idsFromTree && !wantIds;
+    if (!idsFromTree && wantIds) {
       await Promise.all(
         [...headers].map(async ([key, header]) => {
           if (header.accessibleId) return;
@@ -295,8 +308,49 @@ export class TreeLoader {
       data.children = missing.length === 0 ? children : children.filter((child) => headers.has(child));
       data.childCount = data.children.length;
     }
+    app.ids = idsDeferred ? 'deferred' : 'loaded';
     app.bulk = 'loaded';
     app.loadedBy = loadedBy;
+  }
+
+  /**
+   * Makes the developer ids of every node of the application definitive: one `Collection.GetTree` with only
+   * `AccessibleId` where the application has Collection, per-node reads otherwise (and for nodes GetTree missed).
+   * Shared by concurrent callers; once asked, later bulk loads of the application read ids eagerly.
+   */
+  loadIds(app: ApplicationData): Promise<void> {
+    app.idsWanted = true;
+    if (app.ids === 'loaded') return Promise.resolve();
+    if (!app.idsPromise) {
+      const promise = this.readIds(app).finally(() => {
+        if (app.idsPromise === promise) app.idsPromise = undefined;
+      });
+      app.idsPromise = promise;
+    }
+    return app.idsPromise;
+  }
+
+  private async readIds(app: ApplicationData): Promise<void> {
+    const root = this.store.get(runtimeIdOf(app.root));
+    const nodes: NodeData[] = [];
+    for (const data of this.store.nodes.values()) if (data.app === app && !data.invalid) nodes.push(data);
+    let byKey: Map<string, string> | undefined;
+    if (root?.interfaces.includes(IFACE.Collection)) {
+      const tree = await this.calls
+        .getTree(root.ref, this.options.bulkTimeoutMs, ID_TREE_PROPERTIES)
+        .catch((error: unknown) => {
+          if (isNotRespondingError(error)) throw error;
+          return undefined;
+        });
+      if (tree) byKey = new Map(tree.map((entry) => [entry.key, String(entry.properties.AccessibleId ?? '')]));
+    }
+    await Promise.all(
+      nodes.map(async (data) => {
+        const id = byKey?.get(data.key);
+        data.accessibleId = id ?? (await this.calls.getAccessibleId(data.ref));
+      }),
+    );
+    app.ids = 'loaded';
   }
 }
 
@@ -317,22 +371,34 @@ export function structureFromCache(
   const rootKey = runtimeIdOf(root);
   const byKey = new Map<string, CacheItem>();
   for (const item of items) byKey.set(item.key, item);
-  const childrenOf = new Map<string, Array<{ index: number; key: string }>>();
+  // Children by parent, each in its index slot (current signature); a slot taken twice means the cache disagrees
+  // with itself (a stale object claiming a place): not trusted.
+  const slotsOf = new Map<string, string[]>();
+  const listed = new Map<string, string[]>();
   for (const item of items) {
     if (isNullRef(item.parent)) continue;
-    const parentKey = runtimeIdOf(item.parent);
     const key = item.key;
     if (key === rootKey) continue;
-    let list = childrenOf.get(parentKey);
-    if (!list) childrenOf.set(parentKey, (list = []));
-    list.push({ index: item.indexInParent ?? list.length, key });
+    const parentKey = runtimeIdOf(item.parent);
+    if (item.indexInParent === undefined) {
+      let list = listed.get(parentKey);
+      if (!list) listed.set(parentKey, (list = []));
+      list.push(key);
+      continue;
+    }
+    const index = item.indexInParent;
+    if (!Number.isInteger(index) || index < 0 || index > MAX_CHILDREN) return undefined;
+    let slots = slotsOf.get(parentKey);
+    if (!slots) slotsOf.set(parentKey, (slots = []));
+    if (slots[index] !== undefined) return undefined;
+    slots[index] = key;
   }
   const out = new Map<string, StructureInfo>();
   const stack: Array<{ key: string; ref: ObjectRef; parentKey: string | undefined; depth: number }> = [
     { key: rootKey, ref: root, parentKey: undefined, depth: 0 },
   ];
   const rootItem = byKey.get(rootKey);
-  if (rootItem === undefined && !childrenOf.has(rootKey)) return undefined;
+  if (rootItem === undefined && !slotsOf.has(rootKey) && !listed.has(rootKey)) return undefined;
   while (stack.length > 0) {
     const { key, ref, parentKey, depth } = stack.pop() as (typeof stack)[number];
     if (out.has(key) || depth > MAX_DEPTH) return undefined;
@@ -342,11 +408,12 @@ export function structureFromCache(
       children = item.children.filter((c) => !isNullRef(c)).map(runtimeIdOf);
       if (!children.every((c) => byKey.has(c))) return undefined;
     } else {
-      const list = (childrenOf.get(key) ?? []).sort((a, b) => a.index - b.index);
-      const expected = item ? item.childCount : list.length;
-      if (list.length !== expected) return undefined;
-      for (let i = 0; i < list.length; i++) if ((list[i] as { index: number }).index !== i) return undefined;
-      children = list.map((entry) => entry.key);
+      const slots = slotsOf.get(key) ?? listed.get(key) ?? [];
+      const expected = item ? item.childCount : slots.length;
+      if (slots.length !== expected) return undefined;
+      // A hole (an index nobody took) means a child is missing from the cache.
+      for (let i = 0; i < slots.length; i++) if (slots[i] === undefined) return undefined;
+      children = slots;
     }
     out.set(key, { ref, parentKey, children });
     for (let i = children.length - 1; i >= 0; i--) {
