@@ -1,0 +1,262 @@
+// The provider against a fake AT-SPI application (fake-app.ts) on a private bus: deferred developer ids (a complete
+// cache carries none; they are read in one bulk call when first asked, and are right in attributes, XPath and the
+// runtime's views), and cycle detection on the lazy walk. Needs dbus-daemon (part of the desktop packages).
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { AttributeNames as A } from '../../../../shared/model/attributes.js';
+import { Runtime } from '../../../runtime/runtime.js';
+import { XPathService } from '../../../xpath/xpath-service.js';
+import { DbusClient } from '../dbus-client.js';
+import type { AtspiNode } from '../node.js';
+import { AtspiProvider } from '../provider.js';
+import { S } from '../states.js';
+import type { FakeNode, FakeTree } from './fake-app.js';
+import '../register.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const children: ChildProcess[] = [];
+let daemon: ChildProcess;
+let address: string;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+before(async () => {
+  daemon = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    daemon.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve(line.trim());
+    });
+    daemon.once('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
+  });
+});
+
+after(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  daemon.kill('SIGTERM');
+  await sleep(50);
+});
+
+/** Starts a fake application on the private bus; resolves once it owns the registry name. */
+async function startFake(tree: FakeTree): Promise<{ stop(): void; log(): Promise<string[]> }> {
+  const child = spawn(process.execPath, [path.join(here, 'fake-app.js'), address, JSON.stringify(tree)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const busName = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const match = /ready (\S+)/.exec(chunk.toString());
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`fake application exited with ${code}`)));
+  });
+  return {
+    stop: () => child.kill('SIGKILL'),
+    log: async () => {
+      const client = await DbusClient.connect(address);
+      try {
+        const [log] = await client.call({
+          destination: busName,
+          path: '/',
+          interface: 'org.platynui.Test',
+          member: 'CallLog',
+        });
+        return log as string[];
+      } finally {
+        client.close();
+      }
+    },
+  };
+}
+
+const ACC = 'org.a11y.atspi.Accessible';
+const COMPONENT = 'org.a11y.atspi.Component';
+const SHOWN = [(1 << S.Enabled) | (1 << S.Showing) | (1 << S.Visible), 0];
+
+function idTree(): FakeTree {
+  const nodes: FakeNode[] = [
+    {
+      path: 'root',
+      role: 75,
+      name: 'fake-app',
+      interfaces: [ACC, 'org.a11y.atspi.Application', 'org.a11y.atspi.Collection'],
+      children: ['win'],
+    },
+    { path: 'win', role: 23, name: 'Main', id: 'main-window', states: SHOWN, children: ['ok', 'cancel', 'panel'] },
+    { path: 'ok', role: 43, name: 'OK', id: 'ok-button', states: SHOWN, interfaces: [ACC, COMPONENT], children: [] },
+    { path: 'cancel', role: 43, name: 'Cancel', states: SHOWN, interfaces: [ACC, COMPONENT], children: [] },
+    { path: 'panel', role: 39, name: '', states: SHOWN, children: ['status'] },
+    { path: 'status', role: 29, name: 'Ready', id: 'status-label', states: SHOWN, children: [] },
+  ];
+  return { nodes, cache: true, collection: true };
+}
+
+async function flat(root: AtspiNode): Promise<AtspiNode[]> {
+  const out: AtspiNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as AtspiNode;
+    out.push(node);
+    stack.push(...((await node.children()) as AtspiNode[]));
+  }
+  return out;
+}
+
+test('a complete cache loads the tree in one call; ids come in one GetTree when first asked, and are right', async () => {
+  const fake = await startFake(idTree());
+  try {
+    const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
+    try {
+      const [app] = (await provider.roots()) as AtspiNode[];
+      assert.ok(app);
+      const nodes = await flat(app);
+      assert.equal(nodes.length, 6);
+      assert.equal(app.data.app.loadedBy, 'Cache.GetItems');
+      assert.equal(app.data.app.ids, 'deferred');
+      const ok = nodes.find((node) => node.name === 'OK') as AtspiNode;
+      // Structure, role, name and states came without any id: the id is not known yet, and says so by contract.
+      assert.equal(ok.role, 'Button');
+      assert.equal(ok.id, undefined);
+      let log = await fake.log();
+      assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
+      // (The application root's header, read per call as every root's is, includes its id.)
+      const perNodeIds = (lines: string[]) =>
+        lines.filter((line) => line.startsWith('Get AccessibleId') && !line.endsWith('/root'));
+      assert.deepEqual(perNodeIds(log), []);
+
+      await ok.loadId();
+      assert.equal(app.data.app.ids, 'loaded');
+      const ids = new Map(nodes.map((node) => [node.name, node.id]));
+      assert.deepEqual(
+        [...ids],
+        [
+          ['fake-app', undefined],
+          ['Main', 'main-window'],
+          ['', undefined],
+          ['Ready', 'status-label'],
+          ['Cancel', undefined],
+          ['OK', 'ok-button'],
+        ],
+      );
+      // Attributes built before the ids came are rebuilt with them.
+      const attributes = await ok.readAllAttributes();
+      const id = attributes.find((entry) => entry.namespace === 'control' && entry.name === A.Id);
+      assert.deepEqual(id?.value, { type: 'String', value: 'ok-button' });
+      const native = attributes.find((entry) => entry.name === 'Accessible.AccessibleId');
+      assert.deepEqual(native?.value, { type: 'String', value: 'ok-button' });
+      const cancel = nodes.find((node) => node.name === 'Cancel') as AtspiNode;
+      assert.ok(!(await cancel.readAllAttributes()).some((entry) => entry.name === A.Id), 'Id only when set');
+      log = await fake.log();
+      // One bulk call with the id property alone, never an empty property list, no per-node reads.
+      assert.deepEqual(
+        log.filter((line) => line.startsWith('GetTree')),
+        ['GetTree AccessibleId'],
+      );
+      assert.deepEqual(perNodeIds(log), []);
+    } finally {
+      await provider.shutdown();
+    }
+  } finally {
+    fake.stop();
+  }
+});
+
+test('through the runtime, ids are right in attributes, XPath and a fresh load once asked', async () => {
+  const fake = await startFake(idTree());
+  const previous = process.env.AT_SPI_BUS_ADDRESS;
+  process.env.AT_SPI_BUS_ADDRESS = address;
+  try {
+    // The fake runs in its own process, so the runtime's default exclusion of its own process does not hide it.
+    const runtime = await Runtime.create({ providers: ['atspi'], platform: 'none' });
+    const xpath = new XPathService(runtime);
+    try {
+      const { items } = await xpath.evaluate("//Button[@Id='ok-button']");
+      assert.equal(items.length, 1);
+      const [item] = items;
+      assert.equal(item?.type === 'node' ? item.node.name : undefined, 'OK');
+      const { items: labels } = await xpath.evaluate('//Label/@Id');
+      assert.deepEqual(
+        labels.map((entry) => (entry.type === 'attribute' ? entry.value : undefined)),
+        [{ type: 'String', value: 'status-label' }],
+      );
+      // The runtime's Id attribute reads the definitive id.
+      const top = await runtime.desktop.children();
+      const app = top.find((node) => node.namespace === 'app');
+      assert.ok(app);
+      const [window] = await app.children();
+      assert.ok(window);
+      const [id] = await window.attributesNamed(A.Id);
+      assert.deepEqual(id?.value, { type: 'String', value: 'main-window' });
+    } finally {
+      await xpath.close();
+      await runtime.shutdown();
+    }
+
+    // A fresh runtime that asks for an attribute first (as a default snapshot does) gets the id as well.
+    const second = await Runtime.create({ providers: ['atspi'], platform: 'none' });
+    try {
+      const app = (await second.desktop.children()).find((node) => node.namespace === 'app');
+      const [window] = (await app?.children()) ?? [];
+      const buttons = (await window?.children()) ?? [];
+      const ok = buttons.find((node) => node.name === 'OK');
+      assert.ok(ok);
+      assert.equal(ok.role, 'Button');
+      const [id] = await ok.attributesNamed(A.Id);
+      assert.deepEqual(id?.value, { type: 'String', value: 'ok-button' });
+      assert.equal(ok.id, 'ok-button');
+      const all = await ok.attributes();
+      assert.equal(all.filter((entry) => entry.namespace === 'control' && entry.name === A.Id).length, 1);
+    } finally {
+      await second.shutdown();
+    }
+  } finally {
+    if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
+    else process.env.AT_SPI_BUS_ADDRESS = previous;
+    fake.stop();
+  }
+});
+
+test('the lazy walk detects a child that lists its own ancestor, reports it and does not follow it', async () => {
+  // No cache and no Collection: the provider walks with GetChildren. "loop" lists "win" (its grandparent) and
+  // itself as children; "leaf" is fine.
+  const nodes: FakeNode[] = [
+    { path: 'root', role: 75, name: 'cyclic', interfaces: [ACC, 'org.a11y.atspi.Application'], children: ['win'] },
+    { path: 'win', role: 23, name: 'Main', states: SHOWN, children: ['box'] },
+    { path: 'box', role: 39, name: 'Box', states: SHOWN, children: ['loop', 'leaf'] },
+    { path: 'loop', role: 39, name: 'Loop', states: SHOWN, children: ['win', 'loop', 'leaf2'] },
+    { path: 'leaf', role: 29, name: 'Leaf', states: SHOWN, children: [] },
+    { path: 'leaf2', role: 29, name: 'Leaf 2', states: SHOWN, children: [] },
+  ];
+  const fake = await startFake({ nodes, cache: false, collection: false });
+  try {
+    const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
+    try {
+      const [app] = (await provider.roots()) as AtspiNode[];
+      assert.ok(app);
+      const walked = await flat(app);
+      assert.equal(app.data.app.loadedBy, 'GetChildren');
+      assert.deepEqual(walked.map((node) => node.name).sort(), ['Box', 'Leaf', 'Leaf 2', 'Loop', 'Main', 'cyclic']);
+      const loop = walked.find((node) => node.name === 'Loop') as AtspiNode;
+      assert.deepEqual(
+        (await loop.children()).map((node) => node.name),
+        ['Leaf 2'],
+      );
+      const problems = app.data.app.problems.join('\n');
+      assert.match(problems, /cycle: atspi:\/\/\S+\/org\/a11y\/atspi\/accessible\/win is listed as a child/);
+      assert.match(problems, /cycle: atspi:\/\/\S+\/org\/a11y\/atspi\/accessible\/loop is listed as a child/);
+      const status = provider.status();
+      assert.match(String(status.details?.problems), /cycle/);
+    } finally {
+      await provider.shutdown();
+    }
+  } finally {
+    fake.stop();
+  }
+});
