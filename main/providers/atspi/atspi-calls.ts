@@ -43,7 +43,17 @@ export function isNullRef(ref: ObjectRef | undefined): boolean {
 
 function asRef(value: unknown): ObjectRef {
   const pair = value as [string, string];
-  return [String(pair[0] ?? ''), String(pair[1] ?? NULL_PATH)];
+  // The decoded (so) pair itself when it is one (no copy: a cache reply holds tens of thousands of them).
+  if (Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string') {
+    return pair;
+  }
+  return [String(pair?.[0] ?? ''), String(pair?.[1] ?? NULL_PATH)];
+}
+
+function asStates(value: unknown): number[] {
+  if (!Array.isArray(value)) return [];
+  for (const word of value) if (typeof word !== 'number') return value.map(Number);
+  return value as number[];
 }
 
 /** One entry of `Cache.GetItems`, normalized over the two signatures in use. */
@@ -80,7 +90,7 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
       name: String(item[6] ?? ''),
       role: Number(item[7]),
       description: String(item[8] ?? ''),
-      states: ((item[9] as number[]) ?? []).map(Number),
+      states: asStates(item[9]),
     };
   }
   if (item.length === 9) {
@@ -97,7 +107,7 @@ export function parseCacheItem(raw: unknown): CacheItem | undefined {
       name: String(item[5] ?? ''),
       role: Number(item[6]),
       description: String(item[7] ?? ''),
-      states: ((item[8] as number[]) ?? []).map(Number),
+      states: asStates(item[8]),
     };
   }
   return undefined;

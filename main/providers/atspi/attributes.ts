@@ -96,26 +96,60 @@ export function isReadOnly(data: NodeData): boolean {
 /** Reads one attribute value of a node; module-level functions, so building a node's list allocates no closures. */
 export type AttributeReader = (ctx: AttributeContext) => Promise<UiValue>;
 
-/** One attribute of a node: a value known from the node's header, or a reader called on demand. */
-export class AtspiAttribute implements ProviderAttribute {
+/** One attribute of a node as the provider hands it out: a known value or a reader called on demand. */
+export interface NodeAttribute extends ProviderAttribute {
+  /** The value when it needs no call (header data); undefined otherwise. */
+  readonly immediate: UiValue | undefined;
+}
+
+/** An attribute read on demand (a call to the application, memoized per node). */
+export class AtspiAttribute implements NodeAttribute {
   constructor(
     readonly namespace: Namespace,
     readonly name: string,
     private readonly ctx: AttributeContext,
-    private readonly value: UiValue | undefined,
-    private readonly reader: AttributeReader | undefined,
+    private readonly reader: AttributeReader,
     private readonly guard: (error: unknown) => never,
   ) {}
 
   read(): Promise<UiValue> {
-    if (this.value !== undefined) return Promise.resolve(this.value);
-    return (this.reader as AttributeReader)(this.ctx).catch(this.guard);
+    return this.reader(this.ctx).catch(this.guard);
   }
 
-  /** The value when it needs no call (header data); undefined otherwise. */
   get immediate(): UiValue | undefined {
-    return this.value;
+    return undefined;
   }
+}
+
+/**
+ * An attribute whose value came with the node's header. Immutable, so one instance serves every node with the same
+ * name and (shared) value: ten thousand enabled nodes share one `IsEnabled = true`, and its one resolved promise.
+ */
+export class KnownAttribute implements NodeAttribute {
+  private promise: Promise<UiValue> | undefined;
+
+  constructor(
+    readonly namespace: Namespace,
+    readonly name: string,
+    readonly immediate: UiValue,
+  ) {}
+
+  read(): Promise<UiValue> {
+    return (this.promise ??= Promise.resolve(this.immediate));
+  }
+}
+
+const sharedKnown = new Map<Namespace, Map<string, Map<UiValue, KnownAttribute>>>();
+
+/** The shared instance for a value that is itself a shared constant (booleans, role names, technology ...). */
+function sharedAttribute(namespace: Namespace, name: string, value: UiValue): KnownAttribute {
+  let byName = sharedKnown.get(namespace);
+  if (!byName) sharedKnown.set(namespace, (byName = new Map()));
+  let byValue = byName.get(name);
+  if (!byValue) byName.set(name, (byValue = new Map()));
+  let attribute = byValue.get(value);
+  if (!attribute) byValue.set(value, (attribute = new KnownAttribute(namespace, name, value)));
+  return attribute;
 }
 
 const readBounds: AttributeReader = async (ctx) => uiRect(await readExtents(ctx));
@@ -206,13 +240,14 @@ export function buildAttributes(
   guard: (error: unknown) => never,
   roleOverride: string | undefined,
   extra: readonly ExtraAttribute[] = [],
-): AtspiAttribute[] {
+): NodeAttribute[] {
   const { data } = ctx;
-  const out: AtspiAttribute[] = [];
-  const value = (namespace: Namespace, name: string, v: UiValue) =>
-    out.push(new AtspiAttribute(namespace, name, ctx, v, undefined, guard));
+  const out: NodeAttribute[] = [];
+  // Node-specific values get their own instance; shared constants (booleans, role names) the shared one.
+  const value = (namespace: Namespace, name: string, v: UiValue) => out.push(new KnownAttribute(namespace, name, v));
+  const shared = (namespace: Namespace, name: string, v: UiValue) => out.push(sharedAttribute(namespace, name, v));
   const lazy = (namespace: Namespace, name: string, reader: AttributeReader) =>
-    out.push(new AtspiAttribute(namespace, name, ctx, undefined, reader, guard));
+    out.push(new AtspiAttribute(namespace, name, ctx, reader, guard));
   const states = data.states;
   const component = hasInterface(data, 'Component');
   const text = hasInterface(data, 'Text');
@@ -224,26 +259,27 @@ export function buildAttributes(
   const descriptionValue = uiString(data.description);
 
   value('control', A.RuntimeId, uiString(data.key));
-  value('control', A.Role, roleOverride ? uiString(roleOverride) : roleValue(data.role));
+  if (roleOverride) value('control', A.Role, uiString(roleOverride));
+  else shared('control', A.Role, roleValue(data.role));
   value('control', A.Name, nameValue);
   value('control', A.Description, descriptionValue);
   if (data.accessibleId) value('control', A.Id, uiString(data.accessibleId));
-  value('control', A.Technology, TECHNOLOGY_VALUE);
+  shared('control', A.Technology, TECHNOLOGY_VALUE);
 
   // Component-gated attributes (PlatynUI: only when the Component interface is there).
   if (component) {
     lazy('control', A.Bounds, readBounds);
     lazy('control', A.ActivationPoint, readActivationPoint);
-    value('control', A.IsEnabled, bool(hasState(states, S.Enabled)));
-    value('control', A.IsVisible, bool(hasState(states, S.Visible) && hasState(states, S.Showing)));
-    value('control', A.IsInView, bool(hasState(states, S.Showing)));
-    value('control', A.IsFocused, bool(hasState(states, S.Focused)));
+    shared('control', A.IsEnabled, bool(hasState(states, S.Enabled)));
+    shared('control', A.IsVisible, bool(hasState(states, S.Visible) && hasState(states, S.Showing)));
+    shared('control', A.IsInView, bool(hasState(states, S.Showing)));
+    shared('control', A.IsFocused, bool(hasState(states, S.Focused)));
   }
-  if (hasState(states, S.Selectable)) value('control', A.IsSelected, bool(hasState(states, S.Selected)));
-  if (hasState(states, S.Expandable)) value('control', A.IsExpanded, bool(hasState(states, S.Expanded)));
-  if (isToggleable(data)) value('control', A.ToggleState, TOGGLE_VALUES[toggleState(states)] as UiValue);
-  if (text || editable) value('control', A.IsReadOnly, bool(isReadOnly(data)));
-  if (text || editable || secure) value('control', A.IsSecure, bool(secure));
+  if (hasState(states, S.Selectable)) shared('control', A.IsSelected, bool(hasState(states, S.Selected)));
+  if (hasState(states, S.Expandable)) shared('control', A.IsExpanded, bool(hasState(states, S.Expanded)));
+  if (isToggleable(data)) shared('control', A.ToggleState, TOGGLE_VALUES[toggleState(states)] as UiValue);
+  if (text || editable) shared('control', A.IsReadOnly, bool(isReadOnly(data)));
+  if (text || editable || secure) shared('control', A.IsSecure, bool(secure));
 
   if (!secure) {
     if (text) {
@@ -260,13 +296,13 @@ export function buildAttributes(
   }
   if (selection) {
     lazy('control', A.SelectedItems, readSelectedItems);
-    value('control', A.CanSelectMultiple, bool(hasState(states, S.Multiselectable)));
+    shared('control', A.CanSelectMultiple, bool(hasState(states, S.Multiselectable)));
   }
-  if (hasState(states, S.Iconified)) value('control', A.IsMinimized, TRUE);
+  if (hasState(states, S.Iconified)) shared('control', A.IsMinimized, TRUE);
   for (const item of extra) value(item.namespace, item.name, item.value);
 
   // Native attributes: native:Role and native:<Interface>.<Property>.
-  value('native', 'Role', nativeRoleValue(data.role));
+  shared('native', 'Role', nativeRoleValue(data.role));
   value('native', 'Accessible.Name', nameValue);
   value('native', 'Accessible.Description', descriptionValue);
   if (data.accessibleId) value('native', 'Accessible.AccessibleId', uiString(data.accessibleId));

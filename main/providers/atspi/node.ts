@@ -6,7 +6,7 @@ import { uiInteger, uiString } from '../../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../runtime/provider.js';
 import type { WindowManager } from '../../runtime/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
-import type { AtspiAttribute, AttributeContext, ExtraAttribute } from './attributes.js';
+import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attributes.js';
 import { buildAttributes, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { NodeData } from './node-data.js';
@@ -38,19 +38,30 @@ function secureByAttributes(attributes: { [key: string]: string } | undefined): 
 }
 
 export class AtspiNode implements ProviderNode {
-  private readonly memo = new Map<string, Promise<unknown>>();
+  private memoMap: Map<string, Promise<unknown>> | undefined;
+  private guardFn: ((error: unknown) => never) | undefined;
   private childrenPromise: Promise<readonly ProviderNode[]> | undefined;
   private childNodes: readonly ProviderNode[] | undefined;
-  private attributeList: AtspiAttribute[] | undefined;
+  private attributeList: NodeAttribute[] | undefined;
   /** The attribute list was built while the application's ids were deferred (it has no Id yet). */
   private attributeListWithoutIds = false;
-  private readonly guard = (error: unknown): never => this.fail(error);
 
   constructor(
     private readonly host: NodeHost,
     readonly data: NodeData,
     readonly isApplication: boolean,
   ) {}
+
+  /** Values read for this node (the node is its own AttributeContext: no context object per node). */
+  get memo(): Map<string, Promise<unknown>> {
+    return (this.memoMap ??= new Map());
+  }
+  get calls(): AtspiCalls {
+    return this.host.calls;
+  }
+  private get guard(): (error: unknown) => never {
+    return (this.guardFn ??= (error: unknown): never => this.fail(error));
+  }
 
   get runtimeId(): string {
     return this.data.key;
@@ -216,7 +227,7 @@ export class AtspiNode implements ProviderNode {
     return out;
   }
 
-  private attributeObjects(): Promise<AtspiAttribute[]> {
+  private attributeObjects(): Promise<NodeAttribute[]> {
     const data = this.data;
     if (this.attributeListWithoutIds && data.app.ids === 'loaded') this.attributeList = undefined;
     if (!data.stale && !data.invalid && !data.app.gone && !this.needsSecurityCheck()) {
@@ -228,10 +239,10 @@ export class AtspiNode implements ProviderNode {
       .then(() => (this.attributeList = this.buildAttributeList()));
   }
 
-  private buildAttributeList(): AtspiAttribute[] {
+  private buildAttributeList(): NodeAttribute[] {
     this.attributeListWithoutIds = this.data.app.ids === 'deferred';
     const extra = this.isApplication ? this.applicationAttributes() : [];
-    return buildAttributes(this.context(), this.guard, this.isApplication ? 'Application' : undefined, extra);
+    return buildAttributes(this, this.guard, this.isApplication ? 'Application' : undefined, extra);
   }
 
   attributes(): Promise<readonly ProviderAttribute[]> {
@@ -245,7 +256,7 @@ export class AtspiNode implements ProviderNode {
     const out: AttributeEntry[] = [];
     for (let i = 0; i < list.length; i++) {
       const result = results[i] as PromiseSettledResult<AttributeEntry['value']>;
-      const attribute = list[i] as AtspiAttribute;
+      const attribute = list[i] as NodeAttribute;
       if (result.status === 'fulfilled') {
         out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
       } else {
@@ -301,12 +312,12 @@ export class AtspiNode implements ProviderNode {
 
   /** Drops attribute values and the attribute list after an event updated the header in place. */
   dropAttributes(): void {
-    this.memo.clear();
+    this.memoMap?.clear();
     this.attributeList = undefined;
   }
 
   invalidate(): void {
-    this.memo.clear();
+    this.memoMap?.clear();
     this.childrenPromise = undefined;
     this.childNodes = undefined;
     this.attributeList = undefined;

@@ -371,9 +371,9 @@ export function structureFromCache(
   const rootKey = runtimeIdOf(root);
   const byKey = new Map<string, CacheItem>();
   for (const item of items) byKey.set(item.key, item);
-  // Children by parent, each in its index slot (current signature); a slot taken twice means the cache disagrees
-  // with itself (a stale object claiming a place): not trusted.
-  const slotsOf = new Map<string, string[]>();
+  // Children by parent with their indices (current signature), or in listing order (no index); placed into their
+  // slots when the parent is reached.
+  const indexed = new Map<string, { keys: string[]; indices: number[] }>();
   const listed = new Map<string, string[]>();
   for (const item of items) {
     if (isNullRef(item.parent)) continue;
@@ -386,19 +386,33 @@ export function structureFromCache(
       list.push(key);
       continue;
     }
-    const index = item.indexInParent;
-    if (!Number.isInteger(index) || index < 0 || index > MAX_CHILDREN) return undefined;
-    let slots = slotsOf.get(parentKey);
-    if (!slots) slotsOf.set(parentKey, (slots = []));
-    if (slots[index] !== undefined) return undefined;
-    slots[index] = key;
+    let entry = indexed.get(parentKey);
+    if (!entry) indexed.set(parentKey, (entry = { keys: [], indices: [] }));
+    entry.keys.push(key);
+    entry.indices.push(item.indexInParent);
   }
+  /**
+   * The children of a parent in index order; undefined when the indices do not fill 0..count-1 exactly once (a
+   * missing child, or a stale object claiming a taken place: the cache disagrees with itself and is not trusted).
+   */
+  const childrenInOrder = (key: string, count: number): string[] | undefined => {
+    const entry = indexed.get(key);
+    if (!entry) return count === 0 ? [] : undefined;
+    if (entry.keys.length !== count) return undefined;
+    const slots: Array<string | undefined> = new Array<string | undefined>(count).fill(undefined);
+    for (let i = 0; i < count; i++) {
+      const index = entry.indices[i] as number;
+      if (!Number.isInteger(index) || index < 0 || index >= count || slots[index] !== undefined) return undefined;
+      slots[index] = entry.keys[i];
+    }
+    return slots as string[];
+  };
   const out = new Map<string, StructureInfo>();
   const stack: Array<{ key: string; ref: ObjectRef; parentKey: string | undefined; depth: number }> = [
     { key: rootKey, ref: root, parentKey: undefined, depth: 0 },
   ];
   const rootItem = byKey.get(rootKey);
-  if (rootItem === undefined && !slotsOf.has(rootKey) && !listed.has(rootKey)) return undefined;
+  if (rootItem === undefined && !indexed.has(rootKey) && !listed.has(rootKey)) return undefined;
   while (stack.length > 0) {
     const { key, ref, parentKey, depth } = stack.pop() as (typeof stack)[number];
     if (out.has(key) || depth > MAX_DEPTH) return undefined;
@@ -407,13 +421,15 @@ export function structureFromCache(
     if (item?.children) {
       children = item.children.filter((c) => !isNullRef(c)).map(runtimeIdOf);
       if (!children.every((c) => byKey.has(c))) return undefined;
+    } else if (listed.has(key) && !indexed.has(key)) {
+      const list = listed.get(key) as string[];
+      if (item && list.length !== item.childCount) return undefined;
+      children = list;
     } else {
-      const slots = slotsOf.get(key) ?? listed.get(key) ?? [];
-      const expected = item ? item.childCount : slots.length;
-      if (slots.length !== expected) return undefined;
-      // A hole (an index nobody took) means a child is missing from the cache.
-      for (let i = 0; i < slots.length; i++) if (slots[i] === undefined) return undefined;
-      children = slots;
+      const count = item ? item.childCount : (indexed.get(key)?.keys.length ?? 0);
+      const ordered = childrenInOrder(key, count);
+      if (!ordered) return undefined;
+      children = ordered;
     }
     out.set(key, { ref, parentKey, children });
     for (let i = children.length - 1; i >= 0; i--) {
