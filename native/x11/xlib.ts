@@ -311,6 +311,8 @@ export interface Xlib {
   ): number;
   XResourceManagerString(display: Display): string | null;
   XGetSelectionOwner(display: Display, selection: number): number;
+  /** The 256 keys' states as a bit vector (32 bytes): bit k of byte k/8 is set while keycode k is down. */
+  XQueryKeymap(display: Display, keys: Uint8Array): number;
   XSetSelectionOwner(display: Display, selection: number, owner: number, time: number): number;
 }
 
@@ -409,6 +411,7 @@ export function loadXlib(): Xlib {
       'int XChangeKeyboardMapping(void *display, int first, int perKeycode, unsigned long *keysyms, int count)',
     ),
     XResourceManagerString: f('const char *XResourceManagerString(void *display)'),
+    XQueryKeymap: f('int XQueryKeymap(void *display, _Out_ uint8_t *keys)'),
     XGetSelectionOwner: f('unsigned long XGetSelectionOwner(void *display, unsigned long selection)'),
     XSetSelectionOwner: f(
       'int XSetSelectionOwner(void *display, unsigned long selection, unsigned long owner, unsigned long time)',

@@ -4,6 +4,7 @@ import type { Point, Rect } from '../../../shared/model/values.js';
 import { AttributeNames } from '../../../shared/model/attributes.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import type { PlatformBundle } from '../../runtime/platform.js';
+import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
 import { selectPlatformFactory } from '../../runtime/registry.js';
 import { openSession, type CliSession, type RuntimeCliOptions } from '../session.js';
 
@@ -140,5 +141,29 @@ export async function holdUntil(platform: PlatformBundle, durationMs: number | u
     clearInterval(timer);
     process.off('SIGINT', done!);
     process.off('SIGTERM', done!);
+  }
+}
+
+/**
+ * Runs input (typing, clicking, dragging) so that Ctrl-C or SIGTERM does not end the process in the middle with keys
+ * or buttons held down on the desktop: the signal aborts the input clock, the controller stops at its next pause and
+ * releases what it holds, and the command fails with 'cancelled' (exit 4). A second signal ends the process as usual.
+ */
+export async function interruptibleInput<T>(body: (clock: InputClock) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    controller.abort(
+      new InspectorError('cancelled', `interrupted by ${signal}; the keys and buttons the input held were released`),
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await body(abortableClock(controller.signal));
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

@@ -3,7 +3,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import { KeyboardController } from '../../runtime/input/keyboard.js';
 import { addRuntimeOptions } from '../options.js';
 import type { RuntimeCliOptions } from '../session.js';
-import { device, openDevices } from './device-support.js';
+import { device, interruptibleInput, openDevices } from './device-support.js';
 
 const actions = ['type', 'press', 'release', 'list'] as const;
 type KeyboardAction = (typeof actions)[number];
@@ -28,10 +28,13 @@ export function registerKeyboard(program: Command): void {
         for (const name of keyboard.knownKeyNames()) process.stdout.write(`${name}\n`);
         return;
       }
-      const controller = new KeyboardController(keyboard);
-      if (action === 'type') await controller.type(sequence!);
-      else if (action === 'press') await controller.press(sequence!);
-      else await controller.release(sequence!);
+      // Interrupted typing releases what it pressed (the controller's own cleanup); press holds keys on purpose.
+      await interruptibleInput(async (clock) => {
+        const controller = new KeyboardController(keyboard, undefined, clock);
+        if (action === 'type') await controller.type(sequence!);
+        else if (action === 'press') await controller.press(sequence!);
+        else await controller.release(sequence!);
+      });
     } finally {
       await session.close();
     }

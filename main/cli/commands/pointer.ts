@@ -6,7 +6,15 @@ import { motionModes, type MotionMode, type PointerOverrides } from '../../runti
 import type { PointerButton } from '../../runtime/platform.js';
 import { addRuntimeOptions } from '../options.js';
 import type { RuntimeCliOptions } from '../session.js';
-import { device, formatPoint, nodesFor, openDevices, parsePoint, pointOf } from './device-support.js';
+import {
+  device,
+  formatPoint,
+  interruptibleInput,
+  nodesFor,
+  openDevices,
+  parsePoint,
+  pointOf,
+} from './device-support.js';
 
 const actions = ['move', 'click', 'double-click', 'press', 'release', 'scroll', 'drag', 'position'] as const;
 type PointerAction = (typeof actions)[number];
@@ -60,40 +68,49 @@ export function registerPointer(program: Command): void {
     if (action === 'drag' && !options.to) throw new InspectorError('usage', 'pointer drag needs --to x,y');
     const session = await openDevices(options, Boolean(xpath));
     try {
-      const pointer = new PointerController(device(session.platform, 'pointer'));
+      const pointerDevice = device(session.platform, 'pointer');
       const target = xpath ? await pointOf((await nodesFor(session.tree!, xpath))[0]!) : options.at;
       const overrides: PointerOverrides = options.motion ? { motion: options.motion } : {};
-      switch (action as PointerAction) {
-        case 'position': {
-          const position = await pointer.position();
-          process.stdout.write(
-            options.format === 'json' ? `${JSON.stringify(position)}\n` : `${formatPoint(position)}\n`,
-          );
-          return;
-        }
-        case 'move':
-          await pointer.moveTo(target!, overrides);
-          break;
-        case 'click':
-          await pointer.click(target, options.button, overrides);
-          break;
-        case 'double-click':
-          await pointer.multiClick(target, options.button, 2, overrides);
-          break;
-        case 'press':
-          await pointer.press(target, options.button, overrides);
-          break;
-        case 'release':
-          if (target) await pointer.moveTo(target, overrides);
-          await pointer.release(options.button, overrides);
-          break;
-        case 'scroll':
-          await pointer.scroll(options.delta, target, overrides);
-          break;
-        case 'drag':
-          await pointer.drag(target!, options.to!, options.button, overrides);
-          break;
+      if (action === 'position') {
+        const position = await pointerDevice.position();
+        process.stdout.write(
+          options.format === 'json' ? `${JSON.stringify(position)}\n` : `${formatPoint(position)}\n`,
+        );
+        return;
       }
+      await interruptibleInput(async (clock) => {
+        const pointer = new PointerController(pointerDevice, { clock });
+        try {
+          switch (action as Exclude<PointerAction, 'position'>) {
+            case 'move':
+              await pointer.moveTo(target!, overrides);
+              break;
+            case 'click':
+              await pointer.click(target, options.button, overrides);
+              break;
+            case 'double-click':
+              await pointer.multiClick(target, options.button, 2, overrides);
+              break;
+            case 'press':
+              await pointer.press(target, options.button, overrides);
+              break;
+            case 'release':
+              if (target) await pointer.moveTo(target, overrides);
+              await pointer.release(options.button, overrides);
+              break;
+            case 'scroll':
+              await pointer.scroll(options.delta, target, overrides);
+              break;
+            case 'drag':
+              await pointer.drag(target!, options.to!, options.button, overrides);
+              break;
+          }
+        } catch (error) {
+          // An interrupted click or drag lets go of its button; `press` holds it on purpose.
+          if (action !== 'press') await pointer.releaseAll();
+          throw error;
+        }
+      });
       process.stdout.write(`${action}${target ? ` ${formatPoint(target)}` : ''}\n`);
     } finally {
       await session.close();

@@ -9,6 +9,31 @@ export const realClock: InputClock = {
   now: () => performance.now(),
 };
 
+/**
+ * A clock whose sleeps fail with the signal's reason once it is aborted: a controller then stops between two steps
+ * and its own cleanup releases the keys and buttons it holds, where ending the process would leave them down.
+ */
+export function abortableClock(signal: AbortSignal, base: InputClock = realClock): InputClock {
+  return {
+    now: () => base.now(),
+    sleep: (ms) => {
+      if (signal.aborted) return Promise.reject(signal.reason);
+      if (ms <= 0) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const onAbort = () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, ms);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+}
+
 /** Applies per-call overrides to a profile: only keys whose value is not undefined replace the profile's. */
 export function applyOverrides<T extends object>(profile: T, overrides: Partial<T> | undefined): T {
   if (!overrides) return { ...profile };

@@ -4,27 +4,9 @@ import { KeyboardController } from '../../../runtime/input/keyboard.js';
 import { PointerController } from '../../../runtime/input/pointer.js';
 import { centerOf, origins } from '../../../runtime/input/pointer-motion.js';
 import type { PlatformBundle } from '../../../runtime/platform.js';
-import { readULongs } from '../../../../native/x11/load.js';
-import { X11Connection } from '../connection.js';
 import { createX11Platform } from '../factory.js';
 import { ProbeApp, runTool, useDesktop, type TestDesktop } from './support/desktop.js';
-
-/** The server's whole keyboard mapping, read over a connection of its own (not the one under test). */
-function serverKeymap(display: string): number[] {
-  const c = X11Connection.open(display);
-  try {
-    const min: [number] = [0];
-    const max: [number] = [0];
-    c.xlib.XDisplayKeycodes(c.display, min, max);
-    const per: [number] = [0];
-    const pointer = c.xlib.XGetKeyboardMapping(c.display, min[0], max[0] - min[0] + 1, per)!;
-    const keysyms = readULongs(pointer, (max[0] - min[0] + 1) * per[0]);
-    c.xlib.XFree(pointer);
-    return keysyms;
-  } finally {
-    c.close();
-  }
-}
+import { serverKeymap } from './support/x-state.js';
 
 describe('X11 pointer and keyboard (desktop)', () => {
   let desktop: TestDesktop;

@@ -223,7 +223,7 @@ export function xwininfo(id: number, env: NodeJS.ProcessEnv): Rect {
 
 export { sleep };
 
-/** A bare X server of the test's own (no window manager, no buses), to stop on purpose while clients use it. */
+/** A bare X server of the test's own (no window manager, no buses; -noreset, so its state outlives each client). */
 export interface BareXServer {
   display: string;
   readonly child: ChildProcess;
@@ -232,7 +232,7 @@ export interface BareXServer {
 }
 
 export async function startBareXServer(): Promise<BareXServer> {
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp'], {
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '640x480x24', '-nolisten', 'tcp', '-noreset'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
   const number = await new Promise<string>((resolve, reject) => {
