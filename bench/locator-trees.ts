@@ -248,6 +248,21 @@ export const MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    // Each application opens one more top-level window of the role of its first one (a second document, a
+    // non-modal tool window). A locator that relies on the window being the only one breaks by definition.
+    // Reported separately: the issue's families do not include it, it shows the price of application scope.
+    name: 'window-opened',
+    separate: true,
+    apply(tree) {
+      const copy = deepClone(tree);
+      for (const app of copy.root.children) {
+        if (!isApp(app) || app.children.length === 0) continue;
+        app.children.push(newNode(app.children[0]!, `Untitled ${inserted}`));
+      }
+      return reindex(copy.root);
+    },
+  },
+  {
     name: 'everything-moved',
     apply(tree) {
       const copy = deepClone(tree);

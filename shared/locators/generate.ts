@@ -299,6 +299,8 @@ function reasonFor(path: Path, strategy: LocatorStrategy): string {
     case 'content':
       return `the only ${role} holding ${describeNode(target.has!.child)}`;
     case 'scoped': {
+      if (path.length === 2 && isApplication(path[0]!.node) && target.axis === '/' && attrs === '' && !target.has)
+        return `the only ${role} of ${describeNode(path[0]!.node)} (its title may change; breaks if it opens another ${role})`;
       const scope = path.slice(0, -1).map(describeStep).join(' › ');
       const what = attrs
         ? ` by ${attrs}`
@@ -328,6 +330,19 @@ function scoreOf(path: Path, tree: LocatorTree): number {
   path.forEach((step, index) => {
     const target = index === last;
     const topLevel = !isApplication(step.node) && isTopLevel(step.node, tree);
+    // The only window of its role in an application, by the application alone: the title of a main window follows
+    // its document or selection (gtk3-demo's is the selected demo), the application's name does not. It breaks
+    // only when the application opens a second window of the same role (dialogs usually have their own).
+    const appWindow =
+      target &&
+      topLevel &&
+      index > 0 &&
+      isApplication(path[index - 1]!.node) &&
+      step.axis === '/' &&
+      step.preds.length === 0 &&
+      step.title === undefined &&
+      !step.has &&
+      !step.position;
     if (!target) score -= 5;
     if (target && !step.role) score -= 4;
     if (step.preds.includes('Id')) score -= 0;
@@ -336,8 +351,7 @@ function scoreOf(path: Path, tree: LocatorTree): number {
     else if (step.title !== undefined) score -= target ? 7 : 5;
     else if (step.preds.length > 0) score -= target ? 18 : 6;
     else if (step.has) score -= target ? 20 : 6;
-    else if (target && topLevel && index > 0 && isApplication(path[index - 1]!.node) && step.axis === '/')
-      score -= 12; // the window of an application: breaks when it opens a second one
+    else if (appWindow) score -= 0;
     else score -= target ? 30 : 10;
     if (target) score -= Math.max(0, step.preds.length - 1) * 4;
     // Content on top of a name or title is one more thing that can change; a name or a grandchild more so.
@@ -346,7 +360,7 @@ function scoreOf(path: Path, tree: LocatorTree): number {
       score -= (step.has.key === 'Id' ? 0 : 4) + (step.has.via ? 6 : 0);
     }
     if (step.position) score -= target ? 30 : 25;
-    if (index > 0 && step.axis === '/') score -= 4;
+    if (index > 0 && step.axis === '/' && !appWindow) score -= 4;
   });
   return Math.max(1, Math.min(100, score));
 }

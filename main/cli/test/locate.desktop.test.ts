@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { renderExport } from '../../../shared/export/templates.js';
+import { xpathString } from '../../../shared/locators/quote.js';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
 import { launchGtk3Demo, sessionEnv } from '../../../e2e/support/apps.js';
 import type { RuntimeNode } from '../../runtime/node.js';
@@ -76,4 +77,42 @@ test('the dogtail script generated for gtk3-demo nodes finds them and prints the
   const printed = run.stdout.trim().split('\n');
   const expected = await Promise.all(targets.map(async (t) => `${await nativeRole(t)}\t${t.name}`));
   assert.deepEqual(printed, expected, script);
+});
+
+test("gtk3-demo's title follows the selected demo: the best locators survive it, an exact-title one does not", async () => {
+  const app = `app:Application[@Name=${JSON.stringify(gtk.name)}]`;
+  const [frame] = await nodes(`${app}/*`);
+  assert.ok(frame, 'gtk3-demo has a window');
+  const title = frame.name;
+  const targets = [
+    frame,
+    ...(await nodes(`${app}//Button[@Name='Run']`)),
+    ...(await nodes(`${app}//item:TabItem[@Name='Source']`)),
+    ...(await nodes(`${app}//item:TableCell[@Name='Assistant']`)),
+  ];
+  assert.equal(targets.length, 4, targets.map((t) => t.describe()).join(', '));
+  const located = await locateNodes(runtime, xpath, targets);
+  const best = located.map((target) => target.locators[0]!.xpath);
+  // The window is the application's only one: it is located through the application, not its (changing) title.
+  assert.equal(best[0], `//app:Application[@Name=${xpathString(gtk.name)}]/${frame.role}`);
+
+  // Selecting another demo in the tree sets the window title to that demo's name.
+  const [row] = await nodes(`${app}//item:TableCell[item:TableCell[@Name='Assistant']]`);
+  assert.ok(row, 'the Assistant row');
+  await row.performAction({ action: 'select' });
+  const deadline = Date.now() + 10_000;
+  let now = title;
+  while (now === title && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    now = (await nodes(`${app}/*`))[0]?.name ?? title;
+  }
+  assert.notEqual(now, title, 'the title changed');
+  assert.deepEqual(await nodes(`//${frame.role}[@Name=${xpathString(title)}]`), []);
+  for (const [i, xpathText] of best.entries()) {
+    assert.deepEqual(
+      (await nodes(xpathText)).map((n) => n.runtimeId),
+      [located[i]!.runtimeId],
+      `${xpathText} after the title became "${now}"`,
+    );
+  }
 });

@@ -138,17 +138,20 @@ test('windows that differ only by title: application scope and the stable title 
   }
 });
 
-test('the only window of an application is also found by the application alone', () => {
+test('the only window of an application is found by the application first, then by its title', () => {
   const tree = mockTree();
   const generator = new LocatorGenerator(tree);
+  // The title of an application's only window follows its document or selection; the application does not.
   const login = generator.generate(byKey(tree, 'mock:window-login'));
-  assert.equal(login[0]!.xpath, "//Window[contains(@Name,'Sign in')]");
-  assert.equal(login[0]!.strategy, 'title');
-  // Among the candidates (it breaks as soon as the application opens a second window, so it ranks lower).
-  const candidates = generator.propose(byKey(tree, 'mock:window-login'));
-  assert.ok(candidates.some((l) => l.xpath === "//app:Application[@Name='Login']/Window" && l.strategy === 'scoped'));
-  // The alternatives do not all lean on the title.
-  assert.ok(login.some((l) => !l.xpath.includes('Sign in')));
+  assert.equal(login[0]!.xpath, "//app:Application[@Name='Login']/Window");
+  assert.equal(login[0]!.strategy, 'scoped');
+  assert.match(login[0]!.reason, /the only Window of app:Application "Login"/);
+  // The stable part of the title is the next alternative (it survives the application opening a second window).
+  assert.equal(login[1]!.xpath, "//Window[contains(@Name,'Sign in')]");
+  assert.equal(login[1]!.strategy, 'title');
+  // A window with a sibling window is not taken for the only one.
+  const preferences = generator.generate(byKey(tree, 'mock:window-preferences'));
+  assert.equal(preferences[0]!.xpath, "//Window[contains(@Name,'Preferences')]");
 });
 
 test('unnamed containers are known by a grandchild when no child has an Id or a name', () => {
