@@ -74,6 +74,8 @@ export interface EvaluateRequest {
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'items'; id: number; items: WorkerItem[] }
+  /** A batch of node items: their handles. */
+  | { type: 'nodes'; id: number; handles: Int32Array }
   /** indexed: the worker's mirror had its index by name (the whole tree, indexed after an earlier query). */
   | { type: 'done'; id: number; engine: string; evalMs: number; bridgeCalls: number; indexed: boolean }
   | { type: 'error'; id: number; error: InspectorErrorData };

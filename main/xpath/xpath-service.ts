@@ -118,7 +118,11 @@ export class XPathService {
     pending?.reject(pending.stopReason ?? error);
   }
 
-  private convert(item: WorkerItem, bridge: BridgeHost): Promise<EvaluationItem | undefined> {
+  /** Nodes and values convert at once; attributes need their typed value from the runtime (a promise). */
+  private convert(
+    item: WorkerItem,
+    bridge: BridgeHost,
+  ): EvaluationItem | Promise<EvaluationItem | undefined> | undefined {
     if (item.kind === 'value') {
       const value =
         typeof item.value === 'number'
@@ -128,11 +132,11 @@ export class XPathService {
           : typeof item.value === 'boolean'
             ? uiBool(item.value)
             : uiString(item.value);
-      return Promise.resolve({ type: 'value', value });
+      return { type: 'value', value };
     }
     const node = bridge.nodeOf(item.h);
-    if (!node) return Promise.resolve(undefined);
-    if (item.kind === 'node') return Promise.resolve({ type: 'node', node });
+    if (!node) return undefined;
+    if (item.kind === 'node') return { type: 'node', node };
     return node
       .attributesNamed(item.name)
       .then((entries) => entries.find((entry) => entry.namespace === item.ns))
@@ -145,6 +149,27 @@ export class XPathService {
       }));
   }
 
+  /** Converts a batch and hands it on after the batches before it (in the order the worker sent them). */
+  private deliver(pending: Pending, items: readonly WorkerItem[], bridge: BridgeHost): void {
+    const converted: (EvaluationItem | undefined)[] = [];
+    const waits: Promise<void>[] = [];
+    for (const item of items) {
+      const c = this.convert(item, bridge);
+      if (c instanceof Promise) {
+        const at = converted.length;
+        converted.push(undefined);
+        waits.push(c.then((value) => void (converted[at] = value)));
+      } else converted.push(c);
+    }
+    const hand = () => {
+      const out = converted.filter((item): item is EvaluationItem => item !== undefined);
+      for (const item of out) pending.items.push(item);
+      pending.options.onItems?.(out);
+    };
+    const previous = pending.conversions[pending.conversions.length - 1] ?? Promise.resolve();
+    pending.conversions.push(waits.length ? Promise.all([previous, ...waits]).then(hand) : previous.then(hand));
+  }
+
   private onMessage(message: WorkerMessage): void {
     if (message.type === 'ready') {
       this.readyResolve?.();
@@ -154,12 +179,11 @@ export class XPathService {
     if (!pending || message.id !== pending.id || !this.bridge) return;
     const bridge = this.bridge;
     if (message.type === 'items') {
-      const batch = Promise.all(message.items.map((item) => this.convert(item, bridge))).then((converted) => {
-        const items = converted.filter((item): item is EvaluationItem => item !== undefined);
-        pending.items.push(...items);
-        pending.options.onItems?.(items);
-      });
-      pending.conversions.push(batch);
+      this.deliver(pending, message.items, bridge);
+    } else if (message.type === 'nodes') {
+      const items: WorkerItem[] = [];
+      for (const h of message.handles) items.push({ kind: 'node', h });
+      this.deliver(pending, items, bridge);
     } else if (message.type === 'done') {
       this.pending = undefined;
       pending.resolve({ engine: message.engine, indexed: message.indexed });

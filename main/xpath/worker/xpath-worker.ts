@@ -34,9 +34,22 @@ function toWorkerItem(item: XPathItem<MirrorNode>): WorkerItem {
   }
 }
 
+/** The first results go out in a small batch; then batches grow, so 100,000 results are few messages. */
 const BATCH = 256;
+const MAX_BATCH = 16_384;
 /** Queries that name applications see windows under their application when fontoxpath evaluates them. */
 const GROUPED_QUERY = /\bapp:|urn:platynui:app/;
+
+/** A batch of nodes only travels as their handles in one typed array (copied in one go, not item by item). */
+function postBatch(id: number, batch: WorkerItem[]): void {
+  if (!batch.every((item) => item.kind === 'node')) {
+    post({ type: 'items', id, items: batch });
+    return;
+  }
+  const handles = new Int32Array(batch.length);
+  for (let i = 0; i < batch.length; i++) handles[i] = (batch[i] as { h: number }).h;
+  post({ type: 'nodes', id, handles });
+}
 
 post({ type: 'ready' });
 
@@ -53,6 +66,7 @@ parentPort!.on('message', (request: EvaluateRequest) => {
     const context = mirror.node(request.context) ?? mirror.root;
     const indexed = mirror.indexed;
     let batch: WorkerItem[] = [];
+    let batchSize = BATCH;
     const tree = mirror;
     const outcome = evaluateOverTree(
       tree,
@@ -60,16 +74,17 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       context,
       (item) => {
         batch.push(toWorkerItem(item));
-        if (batch.length >= BATCH) {
-          post({ type: 'items', id: request.id, items: batch });
+        if (batch.length >= batchSize) {
+          postBatch(request.id, batch);
           batch = [];
+          batchSize = Math.min(batchSize * 2, MAX_BATCH);
         }
       },
       (engine) => {
         tree.view = engine === 'fast' ? 'dag' : GROUPED_QUERY.test(request.xpath) ? 'grouped' : 'flat';
       },
     );
-    if (batch.length > 0) post({ type: 'items', id: request.id, items: batch });
+    if (batch.length > 0) postBatch(request.id, batch);
     post({
       type: 'done',
       id: request.id,

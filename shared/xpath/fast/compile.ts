@@ -444,10 +444,27 @@ function applyPred(env: Env, s: Stream, p: PredC): Stream {
 // ---------------------------------------------------------------------------------------------------------------
 // Steps over a stream of contexts
 
-function mergeForward(env: Env, input: Stream, per: (env: Env, c: It) => Stream, skipNested: boolean): Stream {
+function mergeForward(
+  env: Env,
+  input: Stream,
+  per: (env: Env, c: It) => Stream,
+  skipNested: boolean,
+  childAxis: boolean,
+): Stream {
   const order = env.order;
+  const tree = env.tree;
   const heads: It[] = [];
   const rests: Stream[] = [];
+  const contexts: It[] = [];
+  /**
+   * Without document order keys: a real child `h` of context `c` comes before the next context `n` when `n` is
+   * not inside `c` (contexts come in document order, so `n` then follows all of `c`'s subtree).
+   */
+  const before = (h: It, c: It, n: It): boolean => {
+    if (!childAxis || isAttr(n) || isAttr(c) || tree.parent(h) !== c) return order.compare(h, n) < 0;
+    for (let p: U | null = n; p !== null; p = tree.parent(p)) if (p === c) return order.compare(h, n) < 0;
+    return true;
+  };
   let next = input();
   let last: It | undefined;
   let cover: U | undefined; // last context whose descendant stream covers its whole subtree
@@ -462,11 +479,12 @@ function mergeForward(env: Env, input: Stream, per: (env: Env, c: It) => Stream,
         let m = 0;
         for (let i = 1; i < heads.length; i++) if (order.compare(heads[i]!, heads[m]!) < 0) m = i;
         const h = heads[m]!;
-        if (next === undefined || order.compare(h, next) < 0) {
+        if (next === undefined || (heads.length === 1 ? before(h, contexts[0]!, next) : order.compare(h, next) < 0)) {
           const r = rests[m]!();
           if (r === undefined) {
             heads.splice(m, 1);
             rests.splice(m, 1);
+            contexts.splice(m, 1);
           } else heads[m] = r;
           if (last !== undefined && order.same(last, h)) continue;
           last = h;
@@ -486,6 +504,7 @@ function mergeForward(env: Env, input: Stream, per: (env: Env, c: It) => Stream,
       if (h !== undefined) {
         heads.push(h);
         rests.push(s);
+        contexts.push(c);
       }
     }
   };
@@ -574,7 +593,8 @@ function compileStep(inp: NodesC, step: Step): NodesC {
     };
   } else {
     const skip = step.axis.startsWith('desc') && !preds.some((p) => p.k !== 'bool');
-    run = (env, ctx) => mergeForward(env, inp.run(env, ctx), per, skip);
+    const childAxis = step.axis === 'child';
+    run = (env, ctx) => mergeForward(env, inp.run(env, ctx), per, skip, childAxis);
   }
   return { k: 'nodes', run, single: singleOut, attrOnly, kind, mayFail };
 }
