@@ -19,6 +19,9 @@ interface HighlightOptions extends RuntimeCliOptions {
   duration?: number;
 }
 
+const overlaps = (a: Rect, b: Rect) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 export function registerHighlight(program: Command): void {
   addRuntimeOptions(
     program
@@ -38,6 +41,14 @@ export function registerHighlight(program: Command): void {
           if (bounds && bounds.width > 0 && bounds.height > 0) rects.push(bounds);
         }
         if (rects.length === 0) throw new InspectorError('action-failed', `no element of ${xpath} has bounds`);
+      }
+      const desktop = await session.platform.desktopInfo?.describe();
+      if (desktop && !rects.some((rect) => overlaps(rect, desktop.bounds))) {
+        const b = desktop.bounds;
+        throw new InspectorError(
+          'invalid-input',
+          `nothing to highlight: ${rects.map(formatRect).join(' ')} ${rects.length > 1 ? 'lie' : 'lies'} outside the desktop ${b.x},${b.y},${b.width}x${b.height}`,
+        );
       }
       const highlight = device(session.platform, 'highlight');
       await highlight.highlight({ rects, ...(options.duration !== undefined ? { durationMs: options.duration } : {}) });

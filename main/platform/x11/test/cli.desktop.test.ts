@@ -64,6 +64,15 @@ describe('CLI device commands on the X11 desktop', () => {
     assert.ok(!isFrame(), 'gone when the command has ended');
   });
 
+  it('highlight refuses rectangles that are all off the desktop, and shows those that are partly on it', () => {
+    const off = cli('highlight', '--rect', '5000,5000,10,10', '--rect', '-50,-50,10,10', '--duration', '10');
+    assert.equal(off.status, 2, off.stderr);
+    assert.match(off.stderr, /nothing to highlight: 5000,5000,10,10 -50,-50,10,10 lie outside the desktop 0,0,\d+x\d+/);
+    const partly = cli('highlight', '--rect', '5000,5000,10,10', '--rect', '-5,-5,20,20', '--duration', '10');
+    assert.equal(partly.status, 0, partly.stderr);
+    assert.equal(partly.stdout, '5000,5000,10,10\n-5,-5,20,20\n');
+  });
+
   it('pointer move and position agree with the X server', () => {
     assert.equal(cli('pointer', 'move', '--at', '321,123', '--motion', 'bezier').status, 0);
     assert.match(runTool('xdotool', ['getmouselocation'], desktop.env).toString(), /x:321 y:123 /);
