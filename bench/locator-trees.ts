@@ -125,18 +125,28 @@ export interface Mutation {
 }
 
 let inserted = 0;
-function newNode(like: LocatorNode, name: string): LocatorNode {
+/**
+ * A node added by a mutation. `sibling`: like one of the nodes it is added next to (a new row of a list has the
+ * role and the attributes of the others: IsReadOnly, native:Role, ...), with its own name and no Id or runtime id;
+ * else a bare container with only a name.
+ */
+function newNode(like: LocatorNode, name: string, sibling = true): LocatorNode {
   const key = `inserted-${inserted++}`;
-  return {
-    namespace: like.namespace,
-    role: like.role,
-    name,
-    attributes: new Map([['Name', name]]),
-    parent: null,
-    children: [],
-    key,
-  };
+  const attributes = new Map<string, string>();
+  if (sibling) for (const [k, v] of like.attributes) if (!OWN_IDENTITY.has(k)) attributes.set(k, v);
+  attributes.set('Name', name);
+  return { namespace: like.namespace, role: like.role, name, attributes, parent: null, children: [], key };
 }
+
+/** What a new node does not share with the sibling it is modelled on. */
+const OWN_IDENTITY: ReadonlySet<string> = new Set([
+  'Name',
+  'Id',
+  'RuntimeId',
+  'native:Accessible.AccessibleId',
+  'native:Accessible.Name',
+  'Text',
+]);
 
 function isApp(node: LocatorNode): boolean {
   return node.namespace === 'app';
@@ -278,7 +288,7 @@ export const MUTATIONS: readonly Mutation[] = [
       // The layout changed too: every window's content now sits in a new container.
       for (const node of copy.nodes) {
         if (!isTopLevel(node, copy) || isApp(node) || node.children.length === 0) continue;
-        const wrapper = newNode({ ...node, namespace: 'control', role: 'Pane' } as LocatorNode, '');
+        const wrapper = newNode({ ...node, namespace: 'control', role: 'Pane' } as LocatorNode, '', false);
         wrapper.children = node.children;
         node.children = [wrapper];
       }

@@ -26,6 +26,11 @@ test('rows inserted above: every container gets a new first child, nothing else 
   assert.equal(list.children.length, 4);
   assert.match(list.children[0]!.key, /^inserted-/);
   assert.equal(list.children[0]!.role, 'ListItem');
+  // A new row looks like the others (their attributes), with a name of its own and no Id or runtime id.
+  assert.equal(list.children[0]!.attributes.get('IsSelected'), 'false');
+  assert.match(list.children[0]!.name, /^Inserted /);
+  assert.equal(list.children[0]!.attributes.has('RuntimeId'), false);
+  assert.equal(list.children[0]!.attributes.has('Text'), false);
   for (const key of keysOf(tree)) assert.ok(keysOf(mutated).includes(key));
   // The original is untouched.
   assert.equal(tree.nodes.find((n) => n.key === 'mock:list-results')!.children.length, 3);
