@@ -4,12 +4,15 @@
 // table). Also leaves docs/screenshot.png for the README.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { HIGHLIGHT_COLOR } from '../../main/platform/x11/highlight.js';
+import type { Screenshot } from '../../main/runtime/platform.js';
+import { decodePng } from '../../main/runtime/screenshot-png.js';
 import { chromiumExecutable, launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
-import { xdotool } from '../support/input.js';
+import { clickAt, xdotool } from '../support/input.js';
 import { projectRoot } from '../support/paths.js';
 import { atspiReference, referenceNodes, type ReferenceNode } from '../support/reference.js';
 
@@ -285,6 +288,133 @@ describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000
     } else {
       assert.match((await message.first().textContent()) ?? '', /locator/i);
     }
+  });
+
+  test('picks by clicking in the application: the wheel cycles, the click selects, neither reaches the app', async () => {
+    // The demo list: "Application Class" is the selected row (Run starts it in the last test), "Assistant" is not.
+    const cells = async () => (await gtkReference()).filter((n) => n.role === 'table cell');
+    const cell = async (name: string) => (await cells()).find((n) => n.name === name);
+    const target = await cell('Assistant');
+    assert.ok(target?.extents, 'the Assistant row has extents');
+    assert.equal(target.states.includes('selected'), false);
+    assert.equal((await cell('Application Class'))?.states.includes('selected'), true);
+    const pickButton = page.getByRole('button', { name: /^Pick/ });
+    await pickButton.click();
+    await page.getByRole('button', { name: 'Picking… (click or F8 selects)' }).waitFor({ timeout: 10000 });
+    const x = Math.round(target.extents.x + Math.min(40, target.extents.width / 2));
+    const y = Math.round(target.extents.y + target.extents.height / 2);
+    await xdotool(env, ['mousemove', '--sync', String(x - 3), String(y - 2)]);
+    await xdotool(env, ['mousemove', '--sync', String(x), String(y)]);
+    const pickInfo = () =>
+      page
+        .locator('.pick-info')
+        .textContent()
+        .then((t) => t ?? '');
+    const waitForPickInfo = async (pattern: RegExp) => {
+      const deadline = Date.now() + 20000;
+      let text = await pickInfo();
+      while (!pattern.test(text)) {
+        if (Date.now() > deadline) assert.fail(`the pick info never matched ${pattern}; last: "${text}"`);
+        await new Promise((r) => setTimeout(r, 50));
+        text = await pickInfo();
+      }
+    };
+    await waitForPickInfo(/"Assistant" \(1\/\d+\)$/);
+    const deepest = await pickInfo();
+    // Wheel up (button 4): one step towards the window; down goes back. Reaching the list, it would scroll it.
+    await xdotool(env, ['click', '4']);
+    await waitForPickInfo(/\(2\/\d+\)$/);
+    await xdotool(env, ['click', '5']);
+    await waitForPickInfo(/\(1\/\d+\)$/);
+    assert.equal(await pickInfo(), deepest);
+    const label = deepest.replace(/ \(\d+\/\d+\)$/, '');
+    await xdotool(env, ['click', '1']);
+    await page.waitForFunction(
+      (name) => document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-label') === name,
+      label,
+      { timeout: 20000 },
+    );
+    assert.equal(await pickButton.getAttribute('aria-pressed'), 'false', 'the click ended pick mode');
+    // Fold the demo list again (Left goes up to the TreeTable, Left again collapses it): the tests after this one
+    // read the application rows at the end of the tree.
+    await treeitem(label).click();
+    const selectedRow = () =>
+      page.evaluate(() => {
+        const row = document.querySelector('[role=treeitem][aria-selected=true]');
+        return { label: row?.getAttribute('aria-label') ?? '', expanded: row?.getAttribute('aria-expanded') };
+      });
+    for (let i = 0; i < 12 && (await selectedRow()).label !== 'TreeTable'; i++) await page.keyboard.press('ArrowLeft');
+    assert.deepEqual(await selectedRow(), { label: 'TreeTable', expanded: 'true' });
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(
+      () => document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-expanded') === 'false',
+    );
+    const after = await cell('Assistant');
+    assert.equal(after?.states.includes('selected'), false, 'the click did not select the row in gtk3-demo');
+    assert.deepEqual(after?.extents, target.extents, 'the wheel did not scroll the list');
+    assert.equal((await cell('Application Class'))?.states.includes('selected'), true);
+    // Pick mode is over and the grab with it: the same click now reaches gtk3-demo.
+    const selectedIn = async (name: string) => {
+      for (let i = 0; i < 40; i++) {
+        if ((await cell(name))?.states.includes('selected')) return true;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return false;
+    };
+    await xdotool(env, ['click', '1']);
+    assert.ok(await selectedIn('Assistant'), 'after the pick a normal click selects the row');
+    const first = (await cell('Application Class'))!.extents!;
+    await clickAt(env, first.x + Math.min(40, first.width / 2), first.y + first.height / 2);
+    assert.ok(await selectedIn('Application Class'), 'the first demo is selected again for the tests after this one');
+  });
+
+  test('highlights all matches at once on the real screen, and the highlight clears', async () => {
+    await typeXPath(`${ownApp()}//item:TabItem`);
+    const text = await waitForStatus(/^\d+ results \(\d+ ms\)$/);
+    const tabs = (await gtkReference()).filter((n) => n.role === 'page tab' && n.extents);
+    assert.equal(Number(/^(\d+)/.exec(text)?.[1]), tabs.length);
+    assert.ok(tabs.length >= 2, 'several matches');
+    // Just outside each tab's top and left edges: the frame (3 px wide) of that match; 6 px out: no frame.
+    const probes = tabs.flatMap((tab) => {
+      const e = tab.extents!;
+      return [
+        { x: e.x + Math.floor(e.width / 2), y: e.y - 2, frame: true },
+        { x: e.x - 2, y: e.y + Math.floor(e.height / 2), frame: true },
+        { x: e.x + Math.floor(e.width / 2), y: e.y - 6, frame: false },
+      ];
+    });
+    // One region around all matches, read through ImageMagick's `import` (a tool of its own, not the platform).
+    const left = Math.min(...probes.map((p) => p.x)) - 2;
+    const top = Math.min(...probes.map((p) => p.y)) - 2;
+    const width = Math.max(...probes.map((p) => p.x)) - left + 3;
+    const height = Math.max(...probes.map((p) => p.y)) - top + 3;
+    const red = (shot: Screenshot, p: { x: number; y: number }) => {
+      const i = ((p.y - top) * shot.width + (p.x - left)) * 4;
+      const [r, g, b] = [shot.pixels[i], shot.pixels[i + 1], shot.pixels[i + 2]];
+      return r === HIGHLIGHT_COLOR.red && g === HIGHLIGHT_COLOR.green && b === HIGHLIGHT_COLOR.blue;
+    };
+    const crop = `${width}x${height}+${left}+${top}`;
+    const screen = () => decodePng(execFileSync('import', ['-window', 'root', '-crop', crop, 'png:-'], { env }));
+    assert.ok(
+      probes.every((p) => !red(screen(), p)),
+      'no frame before',
+    );
+    await page.getByRole('button', { name: 'Highlight all' }).click();
+    await page.getByText(`Highlighted ${tabs.length} elements`).waitFor({ timeout: 10000 });
+    const shot = screen();
+    assert.deepEqual(
+      probes.map((p) => red(shot, p)),
+      probes.map((p) => p.frame),
+      'a frame around each match, all at once',
+    );
+    // The UI's highlight lasts 3 s, then the host takes the frames down.
+    let cleared = false;
+    for (let i = 0; i < 40 && !cleared; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const later = screen();
+      cleared = probes.every((p) => !red(later, p));
+    }
+    assert.ok(cleared, 'the frames are gone again');
   });
 
   test('saves a screenshot of the UI inspecting gtk3-demo', async () => {

@@ -231,9 +231,14 @@ export class InspectorDispatcher {
       'pick.start': async ({ intervalMs }) => {
         session.picker?.stop('another pick started');
         const picker = new Picker(session, this, (event) => this.sendEvent(event), intervalMs);
-        picker.start();
         session.picker = picker;
-        return { started: true };
+        try {
+          return { started: true, ...(await picker.start()) };
+        } catch (error) {
+          // start() throws before it follows the pointer (no pointer device): there is nothing to stop.
+          if (session.picker === picker) session.picker = undefined;
+          throw error;
+        }
       },
       'pick.select': async () => {
         const picker = session.picker;

@@ -13,6 +13,7 @@ import { AttributeNames } from '../../shared/model/attributes.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import type { Point, Rect } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
+import type { PointerCapture, PointerCaptureEvent } from '../runtime/platform.js';
 import type { ProviderNode } from '../runtime/provider.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { XPathService } from '../xpath/xpath-service.js';
@@ -303,6 +304,8 @@ export class Picker {
   private depth = 0;
   private busy = false;
   private stopped = false;
+  private ticking: Promise<void> | undefined;
+  private capture: PointerCapture | undefined;
 
   constructor(
     private readonly session: InspectorSession,
@@ -311,12 +314,65 @@ export class Picker {
     private readonly intervalMs: number,
   ) {}
 
-  start(): void {
-    if (!this.session.runtime.platform?.pointer) {
+  /**
+   * Starts following the pointer and, where the platform can, captures it: then a left click selects, the wheel
+   * cycles, a right click or Escape cancels, and none of it reaches the application under the pointer.
+   */
+  async start(): Promise<{ clickSelects: boolean; clickNote?: string }> {
+    const platform = this.session.runtime.platform;
+    if (!platform?.pointer) {
       throw new InspectorError('unsupported', 'picking needs a pointer device, and this platform has none');
     }
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
-    void this.tick();
+    this.timer = setInterval(() => this.schedule(), this.intervalMs);
+    this.schedule();
+    const device = platform.pointerCapture;
+    if (!device) {
+      const reason = platform.unavailable.find((u) => u.device === 'pointerCapture')?.reason;
+      return { clickSelects: false, clickNote: reason ?? 'this platform cannot capture the pointer' };
+    }
+    try {
+      const capture = await device.capture((event) => this.onCaptured(event));
+      if (this.stopped) await capture.release();
+      else this.capture = capture;
+      return { clickSelects: true };
+    } catch (error) {
+      return { clickSelects: false, clickNote: toInspectorError(error).message };
+    }
+  }
+
+  private onCaptured(event: PointerCaptureEvent): void {
+    if (this.stopped) return;
+    if (event.type === 'key') this.stop('cancelled');
+    else if (event.type === 'wheel') this.cycle(event.deltaY > 0 ? 1 : -1);
+    else if (event.state !== 'release') return;
+    else if (event.button === 'right') this.stop('cancelled');
+    else if (event.button === 'left') {
+      // A click on the inspector's own window (its Pick button, say) cannot select an element behind it.
+      if (event.onOwnWindow) this.stop('cancelled: the click was on the inspector');
+      else void this.selectAt(event.point);
+    }
+  }
+
+  /** Selects the element at the clicked point: the one shown (and cycled to) when the pointer has not moved. */
+  private async selectAt(point: Point): Promise<void> {
+    await this.ticking;
+    if (this.stopped) return;
+    if (!this.last || this.last.x !== point.x || this.last.y !== point.y || this.stack.length === 0) {
+      this.busy = true;
+      try {
+        this.stack = await this.hitTest(point).catch((): RuntimeNode[] => []);
+        this.depth = 0;
+        this.last = point;
+      } finally {
+        this.busy = false;
+      }
+    }
+    if (!this.stopped) this.select();
+  }
+
+  private schedule(): void {
+    if (this.busy || this.stopped) return;
+    this.ticking = this.tick();
   }
 
   get current(): RuntimeNode | undefined {
@@ -422,6 +478,8 @@ export class Picker {
     if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    void this.capture?.release().catch(() => undefined);
+    this.capture = undefined;
     if (this.session.picker === this) this.session.picker = undefined;
     void this.session.clearHighlight(this.owner);
     this.send({ type: 'pick.stopped', reason });

@@ -32,6 +32,35 @@ export interface DoubleClickSettings {
   detail: string;
 }
 
+/** What a captured pointer reports: buttons, wheel steps (positive = down) and the captured keys (Escape). */
+export type PointerCaptureEvent =
+  | {
+      type: 'button';
+      button: PointerButton;
+      state: 'press' | 'release';
+      point: Point;
+      /** The topmost window at the point belongs to the inspector itself (this process or PLATYNUI_EXCLUDE_PIDS). */
+      onOwnWindow: boolean;
+    }
+  | { type: 'wheel'; deltaY: number; point: Point }
+  | { type: 'key'; key: 'Escape' };
+
+export interface PointerCapture {
+  /** The keys captured with the pointer (Escape, unless another client holds it). */
+  readonly keys: readonly string[];
+  /** Gives the pointer (and the keys) back; idempotent. */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the pointer for picking: while captured, clicks and wheel steps go to the listener and never to the
+ * applications under the pointer, and Escape too; other keys still reach the focused window. A capture ends with
+ * `release()`, with the platform's shutdown, and with the process (the platform must not outlive it with a grab).
+ */
+export interface PointerCaptureDevice {
+  capture(listener: (event: PointerCaptureEvent) => void): Promise<PointerCapture>;
+}
+
 export type KeyState = 'press' | 'release';
 
 export interface KeyCode {
@@ -136,6 +165,8 @@ export interface PlatformBundle {
   highlight?: HighlightDevice;
   windowManager?: WindowManager;
   desktopInfo?: DesktopInfoDevice;
+  /** Picking by clicking inside the inspected application (X11: a pointer grab). */
+  pointerCapture?: PointerCaptureDevice;
   /** Devices this backend cannot provide here, with the reason (e.g. Wayland without XWayland). */
   unavailable: ReadonlyArray<{ device: string; reason: string }>;
   /**

@@ -33,6 +33,34 @@ export const XA_CARDINAL = 6;
 export const XA_STRING = 31;
 export const XA_WINDOW = 33;
 export const XA_WM_NAME = 39;
+export const KeyPress = 2;
+export const KeyRelease = 3;
+export const ButtonPress = 4;
+export const ButtonRelease = 5;
+export const ButtonPressMask = 1 << 2;
+export const ButtonReleaseMask = 1 << 3;
+export const GrabModeAsync = 1;
+export const GrabSuccess = 0;
+export const LockMask = 1 << 1;
+/** NumLock on most layouts. */
+export const Mod2Mask = 1 << 4;
+/** cursorfont.h: the cross hair shown while picking. */
+export const XC_crosshair = 34;
+export const XK_Escape = 0xff1b;
+
+/** The grab results of XGrabPointer, by value. */
+export const grabStatusNames: { [status: number]: string } = {
+  1: 'AlreadyGrabbed',
+  2: 'GrabInvalidTime',
+  3: 'GrabNotViewable',
+  4: 'GrabFrozen',
+};
+
+/**
+ * Byte offsets in XButtonEvent and XKeyEvent (LP64; the two share their layout up to `button`/`keycode`): type 0,
+ * window 32, root 40, subwindow 48, time 56, x 64, y 68, x_root 72, y_root 76, state 80, button/keycode 84.
+ */
+export const InputEventOffsets = { type: 0, subwindow: 48, xRoot: 72, yRoot: 76, state: 80, detail: 84 } as const;
 
 export const XErrorEvent = koffi.struct('PlatynXErrorEvent', {
   type: 'int',
@@ -314,6 +342,30 @@ export interface Xlib {
   /** The 256 keys' states as a bit vector (32 bytes): bit k of byte k/8 is set while keycode k is down. */
   XQueryKeymap(display: Display, keys: Uint8Array): number;
   XSetSelectionOwner(display: Display, selection: number, owner: number, time: number): number;
+  XGrabPointer(
+    display: Display,
+    window: number,
+    ownerEvents: number,
+    eventMask: number,
+    pointerMode: number,
+    keyboardMode: number,
+    confineTo: number,
+    cursor: number,
+    time: number,
+  ): number;
+  XUngrabPointer(display: Display, time: number): number;
+  XGrabKey(
+    display: Display,
+    keycode: number,
+    modifiers: number,
+    window: number,
+    ownerEvents: number,
+    pointerMode: number,
+    keyboardMode: number,
+  ): number;
+  XUngrabKey(display: Display, keycode: number, modifiers: number, window: number): number;
+  XCreateFontCursor(display: Display, shape: number): number;
+  XFreeCursor(display: Display, cursor: number): number;
 }
 
 let cached: Xlib | undefined;
@@ -416,6 +468,18 @@ export function loadXlib(): Xlib {
     XSetSelectionOwner: f(
       'int XSetSelectionOwner(void *display, unsigned long selection, unsigned long owner, unsigned long time)',
     ),
+    XGrabPointer: f(
+      'int XGrabPointer(void *display, unsigned long window, int ownerEvents, unsigned int eventMask, ' +
+        'int pointerMode, int keyboardMode, unsigned long confineTo, unsigned long cursor, unsigned long time)',
+    ),
+    XUngrabPointer: f('int XUngrabPointer(void *display, unsigned long time)'),
+    XGrabKey: f(
+      'int XGrabKey(void *display, int keycode, unsigned int modifiers, unsigned long window, int ownerEvents, ' +
+        'int pointerMode, int keyboardMode)',
+    ),
+    XUngrabKey: f('int XUngrabKey(void *display, int keycode, unsigned int modifiers, unsigned long window)'),
+    XCreateFontCursor: f('unsigned long XCreateFontCursor(void *display, unsigned int shape)'),
+    XFreeCursor: f('int XFreeCursor(void *display, unsigned long cursor)'),
   };
   return cached;
 }

@@ -12,6 +12,7 @@ import type {
   Locator,
   NodeView,
   PatternView,
+  PickStart,
   ResultItem,
   SessionInfo,
 } from './types.js';
@@ -222,8 +223,9 @@ export class ClientApi implements InspectorApi {
     await call(this.client.clearHighlight());
   }
 
-  async startPick(): Promise<void> {
-    await call(this.client.startPick());
+  async startPick(): Promise<PickStart> {
+    const result = await call(this.client.startPick());
+    return { clickSelects: result.clickSelects, ...(result.clickNote ? { note: result.clickNote } : {}) };
   }
 
   async cyclePick(delta: number): Promise<void> {

@@ -16,6 +16,7 @@ import type {
   Locator,
   NodeView,
   PatternView,
+  PickStart,
   ResultItem,
   SessionInfo,
 } from './types.js';
@@ -276,8 +277,11 @@ export class MemoryApi implements InspectorApi {
   picking = false;
   pickStack: string[] = [];
   pickIndex = 0;
-  async startPick(): Promise<void> {
+  /** Whether the in-memory host "captures" clicks (tests set it). */
+  pickClickSelects = false;
+  async startPick(): Promise<PickStart> {
     this.picking = true;
+    return this.pickClickSelects ? { clickSelects: true } : { clickSelects: false, note: 'no pointer to capture' };
   }
   /** A test moves the "pointer" over a stack of nodes. */
   hover(stack: string[]): void {

@@ -94,6 +94,11 @@ export type HostEvent =
   | { type: 'status'; message: string; level?: 'info' | 'error' }
   | { type: 'connection'; state: 'open' | 'closed' };
 
+export interface PickStart {
+  clickSelects: boolean;
+  note?: string;
+}
+
 export interface InspectorApi {
   info(): Promise<SessionInfo>;
   children(runtimeId: string): Promise<NodeView[]>;
@@ -107,7 +112,8 @@ export interface InspectorApi {
   evaluate(expression: string, onItems: (items: ResultItem[]) => void): Evaluation;
   highlight(runtimeIds: string[]): Promise<void>;
   clearHighlight(): Promise<void>;
-  startPick(): Promise<void>;
+  /** Starts pick mode; says whether a click in an application selects (the host captures the pointer), or why not. */
+  startPick(): Promise<PickStart>;
   /** Moves through the stack of overlapping elements at the pointer (+1 deeper/next, -1 back). */
   cyclePick(delta: number): Promise<void>;
   /** Ends pick mode; with accept the node currently highlighted is returned. */

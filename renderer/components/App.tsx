@@ -93,6 +93,7 @@ function Splitter({
 function TopBar({ dark }: { dark: boolean }) {
   const { session, settings, tree } = useStores();
   const picking = useSlice(session, (s) => s.picking);
+  const pickByClick = useSlice(session, (s) => s.pickByClick);
   const pickNode = useSlice(session, (s) => s.pickNode);
   const pickDepth = useSlice(session, (s) => s.pickDepth);
   const pickStackSize = useSlice(session, (s) => s.pickStackSize);
@@ -113,9 +114,9 @@ function TopBar({ dark }: { dark: boolean }) {
         aria-pressed={picking}
         disabled={features ? !features.pick : true}
         onClick={() => void pick()}
-        title="Pick an element on screen (F8 selects, Escape cancels, ↑/↓ or the wheel cycle the stack)"
+        title="Pick an element on screen (a click or F8 selects, Escape cancels, ↑/↓ or the wheel cycle the stack)"
       >
-        {picking ? 'Picking… (F8 selects)' : 'Pick'}
+        {picking ? (pickByClick ? 'Picking… (click or F8 selects)' : 'Picking… (F8 selects)') : 'Pick'}
       </button>
       {picking ? (
         <span className="pick-info" aria-live="polite">

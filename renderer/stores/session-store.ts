@@ -12,6 +12,8 @@ export interface SessionState {
   error: string | undefined;
   message: { text: string; level: 'info' | 'error' } | undefined;
   picking: boolean;
+  /** In pick mode: a click in the application selects (the host captured the pointer). */
+  pickByClick: boolean;
   /** The node under the pointer in pick mode, its depth in the stack at the point and the stack's size. */
   pickNode: NodeView | undefined;
   pickDepth: number;
@@ -46,6 +48,7 @@ export function createSessionStore(api: InspectorApi, callbacks: SessionCallback
     error: undefined,
     message: undefined,
     picking: false,
+    pickByClick: false,
     pickNode: undefined,
     pickDepth: 0,
     pickStackSize: 0,
@@ -78,9 +81,15 @@ export function createSessionStore(api: InspectorApi, callbacks: SessionCallback
 
     async startPick() {
       try {
-        await api.startPick();
-        set({ picking: true, pickNode: undefined, pickDepth: 0, pickStackSize: 0 });
-        get().say('Pick: point at an element; click, Enter or F8 selects, wheel or ↑/↓ cycles, Escape cancels');
+        const started = await api.startPick();
+        set({ picking: true, pickByClick: started.clickSelects, pickNode: undefined, pickDepth: 0, pickStackSize: 0 });
+        get().say(
+          started.clickSelects
+            ? 'Pick: point at an element; a click (it does not reach the application), Enter or F8 selects, the ' +
+                'wheel or ↑/↓ cycles, Escape or a right click cancels'
+            : `Pick: point at an element; Enter or F8 selects, ↑/↓ cycles, Escape cancels (clicks are not ` +
+                `captured: ${started.note ?? 'unsupported'})`,
+        );
       } catch (error) {
         get().say(`Pick mode is not available: ${asApiError(error).message}`, 'error');
       }
@@ -124,6 +133,7 @@ export function createSessionStore(api: InspectorApi, callbacks: SessionCallback
           set({ pickNode: event.node, pickDepth: event.depth, pickStackSize: event.stackSize });
           break;
         case 'pick-end':
+          if (get().picking) get().say(event.node ? 'Picked' : 'Pick cancelled');
           set({ picking: false });
           if (event.node) callbacks.onReveal(event.node);
           break;

@@ -64,6 +64,23 @@ test('Escape-style cancel returns nothing; the accessibility-off state switches 
   assert.equal(await session.getState().stopPick(false), undefined);
 });
 
+test('pick mode says whether a click selects; a host-side cancel (Escape, right click) ends it', async () => {
+  const memory = new MemoryApi(generateDemoTree(10));
+  const session = createSessionStore(memory, { onReveal: () => undefined });
+  memory.subscribe((event) => session.getState().handleEvent(event));
+  await session.getState().startPick();
+  assert.equal(session.getState().pickByClick, false);
+  assert.match(session.getState().message?.text ?? '', /clicks are not captured: no pointer to capture/);
+  await session.getState().stopPick(false);
+  memory.pickClickSelects = true;
+  await session.getState().startPick();
+  assert.equal(session.getState().pickByClick, true);
+  assert.match(session.getState().message?.text ?? '', /a click \(it does not reach the application\)/);
+  memory.emit({ type: 'pick-end' });
+  assert.equal(session.getState().picking, false);
+  assert.equal(session.getState().message?.text, 'Pick cancelled');
+});
+
 test('follow focus reveals focused nodes only while it is on', async () => {
   const memory = new MemoryApi(generateDemoTree(10));
   const revealed: string[] = [];

@@ -254,10 +254,15 @@ export const methods = {
     result: z.object({ rects: z.array(RectSchema), shown: z.boolean() }),
   },
   'highlight.clear': { params: empty, result: z.object({ cleared: z.boolean() }) },
-  /** Follows the pointer: `pick.hover` events until `pick.stop`, `pick.select` or a `pick.selected`. */
+  /**
+   * Follows the pointer: `pick.hover` events until `pick.stop`, `pick.select` or a `pick.selected`. Where the
+   * platform can capture the pointer (X11), a left click in any application selects the element under it (the
+   * click never reaches the application), the wheel cycles the stack, a right click or Escape cancels
+   * (`pick.stopped`); `clickSelects` says whether it could, `clickNote` why not.
+   */
   'pick.start': {
     params: z.strictObject({ intervalMs: z.number().int().min(10).max(2000).default(60) }),
-    result: z.object({ started: z.boolean() }),
+    result: z.object({ started: z.boolean(), clickSelects: z.boolean(), clickNote: z.string().optional() }),
   },
   /** Selects what the pointer is over now (the shortcut), emits `pick.selected` and stops picking. */
   'pick.select': { params: empty, result: z.object({ node: NodeSummarySchema.nullable() }) },

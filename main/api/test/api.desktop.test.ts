@@ -121,7 +121,7 @@ test('picking reports the element under the real pointer', async () => {
       resolve(event);
     });
   });
-  await client.startPick(50);
+  assert.deepEqual(await client.startPick(50), { started: true, clickSelects: true }, 'X11 captures the pointer');
   const event = await hovered;
   assert.deepEqual(event.point, point);
   const path = await client.ancestors(event.node!.runtimeId);

@@ -220,7 +220,9 @@ test('picking follows the pointer, hit-tests by bounds and selects', async () =>
     });
   });
   await devices.pointer.moveTo({ x: 150, y: 130 });
-  await client.startPick(20);
+  const started = await client.startPick(20);
+  assert.equal(started.clickSelects, false, 'the mock platform cannot capture a pointer');
+  assert.match(started.clickNote ?? '', /mock platform has no real pointer/);
   const deadline = Date.now() + 5000;
   while (!hovers.some((event) => event.node?.runtimeId === 'mock:button-toolbar-ok') && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -105,7 +105,10 @@ const MOCK_KEYS = [
  */
 export class MockDevices implements PlatformBundle {
   readonly id = 'mock';
-  readonly unavailable = [];
+  /** There is no real pointer to take: a mock pick selects with the shortcut (pick.select), never by a click. */
+  readonly unavailable = [
+    { device: 'pointerCapture', reason: 'the mock platform has no real pointer: picking selects with F8 or Enter' },
+  ];
   private pointerLog: string[] = [];
   private keyboardLog: string[] = [];
   private highlightLog: string[] = [];

@@ -8,11 +8,12 @@ import { X11DesktopInfoDevice } from './desktop-info.js';
 import { X11HighlightDevice } from './highlight.js';
 import { X11KeyboardDevice } from './keyboard.js';
 import { X11PointerDevice } from './pointer.js';
+import { X11PointerCaptureDevice } from './pointer-capture.js';
 import { X11ScreenshotDevice } from './screenshot.js';
 import { detectSession, type SessionInfo } from './session.js';
 import { X11WindowManager } from './window-manager.js';
 
-const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo'];
+const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'];
 
 export interface X11PlatformBundle extends PlatformBundle {
   readonly session: SessionInfo;
@@ -97,6 +98,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
   const windowManager = new X11WindowManager(connection, () => highlight.ownWindows(), ownProcessIds(config.env));
   const keyboard = xtest ? new X11KeyboardDevice(connection, xtest) : undefined;
   const pointer = xtest ? new X11PointerDevice(connection, xtest) : undefined;
+  const pointerCapture = new X11PointerCaptureDevice(session.display, (point) => windowManager.ownsTopLevelAt(point));
   let down = false;
   const bundle: X11PlatformBundle = {
     id: 'x11',
@@ -108,12 +110,14 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
     highlight,
     windowManager,
     desktopInfo,
+    pointerCapture,
     unavailable,
     whenLost: () => connection.whenLost(),
     async shutdown() {
       if (down) return;
       down = true;
       try {
+        await pointerCapture.releaseAll();
         // Also stops the highlight's clear timer; on a lost connection the server took the windows and keymap along.
         await highlight.clear();
         // Keys pressed on purpose (`keyboard press <Shift>`) stay down; only borrowed keycodes are given back.

@@ -95,6 +95,19 @@ export class X11WindowManager implements WindowManager {
     return out;
   }
 
+  /**
+   * Whether the topmost window at the point (the highlight's bars left out) is one of the inspector's own: a window
+   * of this process or of PLATYNUI_EXCLUDE_PIDS.
+   */
+  ownsTopLevelAt(point: Point): boolean {
+    const own = this.ownWindows();
+    const entries = this.topLevelClients(point).filter((e) => !own.has(e.frame) && !own.has(e.client));
+    const top = entries.at(-1);
+    if (!top) return false;
+    const pid = this.connection.numbers(top.client, '_NET_WM_PID')[0];
+    return pid !== undefined && this.ownProcessIds.has(pid);
+  }
+
   async activate(id: WindowId): Promise<void> {
     const c = this.connection;
     this.requireWindow(id);

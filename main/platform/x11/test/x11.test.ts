@@ -45,7 +45,7 @@ describe('X11 session detection', () => {
     assert.equal(bundle.screenshot, undefined);
     assert.deepEqual(
       bundle.unavailable.map((u) => u.device),
-      ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo'],
+      ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'],
     );
     for (const entry of bundle.unavailable) assert.match(entry.reason, /Wayland without XWayland.*needs an X server/);
     await bundle.shutdown();
