@@ -360,8 +360,7 @@ export class Picker {
     if (!this.last || this.last.x !== point.x || this.last.y !== point.y || this.stack.length === 0) {
       this.busy = true;
       try {
-        this.stack = await this.hitTest(point).catch((): RuntimeNode[] => []);
-        this.depth = 0;
+        this.setStack(await this.hitTest(point).catch((): RuntimeNode[] => []));
         this.last = point;
       } finally {
         this.busy = false;
@@ -399,14 +398,21 @@ export class Picker {
       const point = await pointer.position();
       if (!force && this.last && this.last.x === point.x && this.last.y === point.y) return;
       this.last = point;
-      this.stack = await this.hitTest(point);
-      this.depth = 0;
+      this.setStack(await this.hitTest(point));
       await this.report();
     } catch {
       // the pointer or an application did not answer; the next tick tries again
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A new stack at the pointer; the same elements as before (the pointer moved within one) keep the cycled depth. */
+  private setStack(stack: RuntimeNode[]): void {
+    const same =
+      stack.length === this.stack.length && stack.every((node, i) => node.runtimeId === this.stack[i]?.runtimeId);
+    this.stack = stack;
+    if (!same) this.depth = 0;
   }
 
   private async report(): Promise<void> {

@@ -149,6 +149,10 @@ test('the keyboard focus moving in the real application arrives as focus.changed
       resolve(event);
     });
   });
+  // Only the active window's widgets get the focus: the window manager may have kept it elsewhere (openbox does not
+  // give a new window the focus when the user, or a test, clicked another one since it started).
+  const wm = fixture.session.runtime.platform!.windowManager!;
+  await wm.activate((await wm.resolveWindow({ processId: gtk.pid }))!);
   await client.action(run.runtimeId, (await client.node(run.runtimeId)).revision, 'focus');
   const event = await focused;
   assert.equal(event.node.name, 'Run');
