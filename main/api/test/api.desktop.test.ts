@@ -140,6 +140,10 @@ test('the keyboard focus moving in the real application arrives as focus.changed
   }).done;
   const [run] = targets;
   assert.ok(run, 'gtk3-demo has a Run button');
+  // Only the active window's widgets get the focus: the window manager may have kept it elsewhere (openbox does not
+  // give a new window the focus when the user, or a test, clicked another one since it started).
+  const window = await mainWindow();
+  await client.action(window.runtimeId, window.revision, 'activate');
   const focused = new Promise<Extract<InspectorEvent, { type: 'focus.changed' }>>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no focus.changed within 10 s')), 10_000);
     const off = client.on('focus.changed', (event) => {
@@ -149,10 +153,6 @@ test('the keyboard focus moving in the real application arrives as focus.changed
       resolve(event);
     });
   });
-  // Only the active window's widgets get the focus: the window manager may have kept it elsewhere (openbox does not
-  // give a new window the focus when the user, or a test, clicked another one since it started).
-  const wm = fixture.session.runtime.platform!.windowManager!;
-  await wm.activate((await wm.resolveWindow({ processId: gtk.pid }))!);
   await client.action(run.runtimeId, (await client.node(run.runtimeId)).revision, 'focus');
   const event = await focused;
   assert.equal(event.node.name, 'Run');
