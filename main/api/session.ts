@@ -32,6 +32,8 @@ export type SessionListener = (event: InspectorEvent) => void;
 
 const TREE_BATCH_MS = 50;
 const TREE_BATCH_MAX = 500;
+const FOCUS_RECHECK_MS = 150;
+const FOCUS_REPEAT_MS = 1000;
 
 export function defaultSettingsFile(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || path.join(homedir(), '.config');
@@ -47,6 +49,8 @@ export class InspectorSession {
   private settings: Settings;
   private readonly unsubscribe: () => void;
   private closed = false;
+  /** The node focus.changed named last, and when: the two events of one focus change announce it once. */
+  private focusAnnounced: { node: RuntimeNode; at: number } | undefined;
   /** The connection whose highlight is on screen (cleared when it goes away). */
   highlightOwner: object | undefined;
   picker: Picker | undefined;
@@ -142,16 +146,34 @@ export class InspectorSession {
 
   /** Emits `focus.changed` when the updated node now has the focus (its IsFocused turned true). */
   private async announceFocus(runtimeId: string): Promise<void> {
-    const node = this.runtime.node(runtimeId);
-    if (!node) return;
-    try {
+    const isFocused = async (node: RuntimeNode) => {
       const [focused] = await node.attributesNamed(AttributeNames.IsFocused);
-      if (focused?.value.type === 'Bool' && focused.value.value && !this.closed) {
+      return focused?.value.type === 'Bool' && focused.value.value;
+    };
+    try {
+      let node = this.runtime.node(runtimeId);
+      if (!node) return;
+      let focused = await isFocused(node);
+      if (!focused) {
+        // The read can lag the event (seen with gtk3-demo: a node's state read back unfocused right after its
+        // focused event, in about one run of two). One fresh read a moment later settles it.
+        await new Promise((resolve) => setTimeout(resolve, FOCUS_RECHECK_MS));
+        node = this.runtime.node(runtimeId);
+        if (!node || this.closed || this.justAnnounced(node)) return;
+        node.invalidate({ children: false });
+        focused = await isFocused(node);
+      }
+      if (focused && !this.closed && !this.justAnnounced(node)) {
+        this.focusAnnounced = { node, at: Date.now() };
         this.emit({ type: 'focus.changed', node: this.summarize(node) });
       }
     } catch {
       // A node that went away while we asked has no focus to report.
     }
+  }
+
+  private justAnnounced(node: RuntimeNode): boolean {
+    return this.focusAnnounced?.node === node && Date.now() - this.focusAnnounced.at < FOCUS_REPEAT_MS;
   }
 
   summarize(node: RuntimeNode): NodeSummary {
