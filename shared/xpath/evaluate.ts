@@ -2,7 +2,7 @@ import fontoxpath, { type IDomFacade } from 'fontoxpath';
 import { InspectorError, positionAt } from '../model/errors.js';
 import { XdmDomFacade, type FacadeAttribute, type FacadeElement } from './dom-facade.js';
 import { resolveStaticPrefix, rewriteControlAttributeTests } from './namespaces.js';
-import { compileFastPath, FastPathFallback, type FastItem } from './fast/index.js';
+import { compileFastPath, FastPathFallback, type FastItemMaker } from './fast/index.js';
 import type { XdmTree } from './tree.js';
 
 export type XPathValue = string | number | boolean;
@@ -77,24 +77,13 @@ function fromFontoxpath<N>(value: unknown, items: XPathItem<N>[], root: N): void
   items.push({ kind: 'value', value: String(value) });
 }
 
-function fromFastItem<N>(item: FastItem<N>): XPathItem<N> {
-  switch (item.type) {
-    case 'node':
-      return { kind: 'node', node: item.node };
-    case 'attribute':
-      return {
-        kind: 'attribute',
-        owner: item.owner,
-        namespaceUri: item.namespaceUri,
-        localName: item.localName,
-        value: item.value,
-      };
-    case 'value':
-      return typeof item.value === 'number'
-        ? { kind: 'value', value: item.value, integer: Number.isInteger(item.value) }
-        : { kind: 'value', value: item.value };
-  }
-}
+/** The fast path's items as XPathItems, made directly (one object per item). */
+const XPATH_ITEMS: FastItemMaker<unknown, XPathItem<unknown>> = {
+  node: (node) => ({ kind: 'node', node }),
+  attribute: (owner, namespaceUri, localName, value) => ({ kind: 'attribute', owner, namespaceUri, localName, value }),
+  value: (value) =>
+    typeof value === 'number' ? { kind: 'value', value, integer: Number.isInteger(value) } : { kind: 'value', value },
+};
 
 export interface EvaluationOutcome<N> {
   items: XPathItem<N>[];
@@ -120,7 +109,8 @@ export function evaluateOverTree<N>(
     prepare?.('fast');
     try {
       const items: XPathItem<N>[] = [];
-      for (const item of fast.evaluate(tree, context)) items.push(fromFastItem(item));
+      for (const item of fast.evaluateAs(tree, context, XPATH_ITEMS as FastItemMaker<N, XPathItem<N>>))
+        items.push(item);
       if (onItem) for (const item of items) onItem(item);
       return { items, engine: 'fast' };
     } catch (error) {

@@ -51,7 +51,22 @@ export interface FastQuery {
   readonly mayFallBack: boolean;
   /** Lazy: the tree is walked as the iterable is consumed. */
   evaluate<N>(tree: XdmTree<N>, context: N, options?: FastEvaluateOptions): Iterable<FastItem<N>>;
+  /** evaluate(), with the caller's own item objects (one object per item, not a FastItem and then its own). */
+  evaluateAs<N, T>(tree: XdmTree<N>, context: N, make: FastItemMaker<N, T>, options?: FastEvaluateOptions): Iterable<T>;
 }
+
+/** Makes the items evaluateAs() produces. */
+export interface FastItemMaker<N, T> {
+  node(node: N): T;
+  attribute(owner: N, namespaceUri: string | null, localName: string, value: string): T;
+  value(value: number | string | boolean): T;
+}
+
+const FAST_ITEMS: FastItemMaker<unknown, FastItem<unknown>> = {
+  node: (node) => ({ type: 'node', node }),
+  attribute: (owner, namespaceUri, localName, value) => ({ type: 'attribute', owner, namespaceUri, localName, value }),
+  value: (value) => ({ type: 'value', value }),
+};
 
 export const DEFAULT_NAMESPACES: Readonly<Record<string, string>> = {
   control: 'urn:platynui:control',
@@ -96,43 +111,47 @@ class CompiledQuery implements FastQuery {
   }
 
   evaluate<N>(tree: XdmTree<N>, context: N, options: FastEvaluateOptions = {}): Iterable<FastItem<N>> {
+    return this.evaluateAs(tree, context, FAST_ITEMS as FastItemMaker<N, FastItem<N>>, options);
+  }
+
+  evaluateAs<N, T>(
+    tree: XdmTree<N>,
+    context: N,
+    make: FastItemMaker<N, T>,
+    options: FastEvaluateOptions = {},
+  ): Iterable<T> {
     const compiled = this.compiled;
     const limit = options.limit ?? Infinity;
     // Only elements (no attribute can come out): no per-item check for attributes.
     const elementsOnly = compiled.k === 'nodes' && compiled.kind === 'elem';
     return {
-      [Symbol.iterator](): Iterator<FastItem<N>> {
+      [Symbol.iterator](): Iterator<T> {
         const t = tree as XdmTree<unknown>;
         let produced = 0;
         let stream: (() => unknown) | undefined;
         let done = limit <= 0;
-        const end: IteratorResult<FastItem<N>> = { done: true, value: undefined };
+        const end: IteratorResult<T> = { done: true, value: undefined };
         // One result object, refilled by every next(): consumers read `value` before they ask again.
-        const result = { done: false, value: undefined as unknown as FastItem<N> };
+        const result = { done: false, value: undefined as unknown as T };
         return {
-          next(): IteratorResult<FastItem<N>> {
+          next(): IteratorResult<T> {
             if (done) return end;
             if (!stream) {
               t.checkCancelled();
               const env: Env = { tree: t, order: new DocOrder(t) };
               if (compiled.k !== 'nodes') {
                 done = true;
-                return { done: false, value: { type: 'value', value: compiled.run(env, context) } };
+                return { done: false, value: make.value(compiled.run(env, context)) };
               }
               stream = compiled.run(env, context);
             }
             const x = stream();
             if (x === undefined || ++produced >= limit) done = true;
             if (x === undefined) return end;
-            if (!elementsOnly && x instanceof AttrRef) {
-              result.value = {
-                type: 'attribute',
-                owner: x.owner as N,
-                namespaceUri: x.namespaceUri,
-                localName: x.localName,
-                value: x.value,
-              };
-            } else result.value = { type: 'node', node: x as N };
+            result.value =
+              !elementsOnly && x instanceof AttrRef
+                ? make.attribute(x.owner as N, x.namespaceUri, x.localName, x.value)
+                : make.node(x as N);
             return result;
           },
         };
