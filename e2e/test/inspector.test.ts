@@ -1,17 +1,19 @@
-// The inspector UI end to end: the browser host (`serve --provider atspi`) with a real application (gtk3-demo) in
-// the test desktop session, driven through Debian's Chromium with playwright-core, through the UI's accessibility
-// contract (tree/treeitem, the "XPath" text area, the role="status" summary, the results listbox, the "Attributes"
-// table). Also leaves docs/screenshot.png for the README.
+// The inspector UI end to end with a real application (gtk3-demo) in the test desktop session, through the UI's
+// accessibility contract (tree/treeitem, the "XPath" text area, the role="status" summary, the results listbox, the
+// "Attributes" table). The inspector is the browser host (`serve --provider atspi`, driven through Debian's Chromium
+// with playwright-core), or the Electron shell through Playwright's `_electron` when ELECTRON_OVERRIDE_DIST_PATH
+// names an Electron build (e2e/support/inspector.ts). Also leaves docs/screenshot.png for the README.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { HIGHLIGHT_COLOR } from '../../main/platform/x11/highlight.js';
 import type { Screenshot } from '../../main/runtime/platform.js';
 import { decodePng } from '../../main/runtime/screenshot-png.js';
-import { chromiumExecutable, launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
+import { launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
+import { inspectorKind, launchInspector, type InspectorUnderTest } from '../support/inspector.js';
 import { clickAt, xdotool } from '../support/input.js';
 import { projectRoot } from '../support/paths.js';
 import { atspiReference, referenceNodes, type ReferenceNode } from '../support/reference.js';
@@ -20,38 +22,8 @@ const env = sessionEnv();
 const root = projectRoot();
 
 let app: LaunchedApp;
-let host: ChildProcess | undefined;
-let browser: Browser | undefined;
+let inspector: InspectorUnderTest | undefined;
 let page: Page;
-let hostLog = '';
-
-/** Starts `platynui-inspector serve` and resolves with the address it prints. */
-function startHost(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(root, 'bin/platynui-inspector'), 'serve', '--port', '0', '--no-open', '--provider', 'atspi'],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    host = child;
-    const timer = setTimeout(() => reject(new Error(`serve printed no address within 30 s: ${hostLog}`)), 30000);
-    child.stdout!.setEncoding('utf8');
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (d: string) => (hostLog = (hostLog + d).slice(-4000)));
-    child.stdout!.on('data', (d: string) => {
-      hostLog = (hostLog + d).slice(-4000);
-      const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(hostLog)?.[0];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${hostLog}`));
-    });
-  });
-}
 
 async function gtkReference(): Promise<ReferenceNode[]> {
   const dump = await atspiReference(env, {
@@ -89,42 +61,15 @@ async function waitForStatus(pattern: RegExp, timeoutMs = 20000): Promise<string
   throw new Error(`the status never matched ${pattern}; last: "${text}"`);
 }
 
-describe('inspector UI on gtk3-demo through the browser host', { timeout: 240000 }, () => {
+describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeout: 240000 }, () => {
   before(async () => {
     app = await launchGtk3Demo(env);
-    const url = await startHost();
-    browser = await chromium.launch({
-      executablePath: chromiumExecutable(),
-      args: ['--no-sandbox', '--disable-gpu'],
-      // Headless, and kept off the accessibility bus: the inspector's own browser is not what it inspects.
-      env: { ...env, DISPLAY: '', DBUS_SESSION_BUS_ADDRESS: 'disabled:', AT_SPI_BUS_ADDRESS: '' } as {
-        [key: string]: string;
-      },
-    });
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      colorScheme: 'light',
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
-    page = await context.newPage();
-    await page.goto(url);
+    inspector = await launchInspector(env, { args: ['--provider', 'atspi'], viewport: { width: 1440, height: 900 } });
+    page = inspector.page;
   });
 
   after(async () => {
-    await browser?.close().catch(() => undefined);
-    if (host && host.exitCode === null) {
-      host.kill('SIGTERM');
-      await new Promise((resolve) => {
-        const t = setTimeout(() => {
-          host?.kill('SIGKILL');
-          resolve(undefined);
-        }, 5000);
-        host!.once('exit', () => {
-          clearTimeout(t);
-          resolve(undefined);
-        });
-      });
-    }
+    await inspector?.close();
     await app?.stop();
   });
 
