@@ -373,7 +373,9 @@ export class DbusClient {
         if (state.hungUntil !== 0) state.hungUntil = 0;
         pending.resolve(reply.body ?? []);
       }
-      this.pump(destination, state);
+      // Refill in batches: once half the window is free rather than one call per reply, so thousands of pipelined
+      // calls go out in few writes (one write per reply cost more than the calls themselves).
+      if (state.inFlight <= this.maxInFlight >> 1) this.pump(destination, state);
     };
     try {
       this.corkForThisTick();

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import dbusNext from 'dbus-next';
 import { seededRandom } from '../../../../shared/random.js';
-import { readBody, readHeader, splitTypes, WireFormatError } from '../fast-unmarshal.js';
+import { decodeMessage, readBody, readHeader, splitTypes, WireFormatError } from '../fast-unmarshal.js';
 
 // dbus-next writes the messages; its own reader is the reference for what this reader must return.
 const require = createRequire(import.meta.url);
@@ -212,4 +212,32 @@ test('headers: a message whose length does not match its header, or big-endian, 
   const { message } = readHeader(buffer);
   assert.equal(message.signature, 's');
   assert.equal(message.destination, ':1.20');
+});
+
+test('whole messages become dbus-next Messages; a message missing a required field or with a mistyped field is refused', () => {
+  const buffer = wire('(iiii)', [[1, -2, 300, 40]]);
+  const message = decodeMessage(buffer);
+  assert.ok(message instanceof Message);
+  assert.equal(message.type, dbusNext.MessageType.METHOD_RETURN);
+  assert.equal(message.replySerial, 4);
+  assert.equal(message.serial, 9);
+  assert.equal(message.sender, ':1.3');
+  assert.equal(message.destination, ':1.20');
+  assert.deepEqual(message.body, [[1, -2, 300, 40]]);
+  const signal = (fields: { [key: string]: unknown }) =>
+    compat.marshallMessage({ type: dbusNext.MessageType.SIGNAL, serial: 3, signature: 's', body: ['x'], ...fields })[0];
+  const event = decodeMessage(signal({ path: '/a', interface: 'org.a11y.atspi.Event.Object', member: 'StateChanged' }));
+  assert.equal(event.member, 'StateChanged');
+  assert.deepEqual(event.body, ['x']);
+  // A signal needs its interface; a method return its reply serial.
+  assert.throws(() => decodeMessage(signal({ path: '/a', member: 'StateChanged' })), WireFormatError);
+  const noReply = Buffer.from(buffer);
+  noReply[1] = 7; // an unknown message type
+  assert.throws(() => decodeMessage(noReply), WireFormatError);
+  // The path field (code 1) must be an object path: rewrite its type code from 'o' to 's'.
+  const mistyped = Buffer.from(signal({ path: '/a', interface: 'org.a11y.atspi.Event.Object', member: 'M' }));
+  const at = mistyped.indexOf(Buffer.from([1, 1, 0x6f, 0]), 16);
+  assert.ok(at >= 16);
+  mistyped[at + 2] = 0x73;
+  assert.throws(() => decodeMessage(mistyped), WireFormatError);
 });
