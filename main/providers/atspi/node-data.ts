@@ -74,12 +74,19 @@ export function newNodeData(
   header: NodeHeader,
   key?: string,
 ): NodeData {
+  // Written out (not spread) so every node has the same shape.
   return {
     key: key ?? runtimeIdOf(ref),
     ref,
     app,
     parentKey,
-    ...header,
+    role: header.role,
+    name: header.name,
+    description: header.description,
+    accessibleId: header.accessibleId,
+    states: header.states,
+    interfaces: header.interfaces,
+    childCount: header.childCount,
     children: undefined,
     stale: false,
     invalid: false,

@@ -222,6 +222,14 @@ export class TreeLoader {
       for (const key of structure.keys()) if (!cached.has(key)) missing++;
       if (missing > 1) items = (await cacheCall()) ?? items;
     }
+    if (!tree && !wantIds) {
+      // The warm path: everything from the cache, node data made straight from the items (ids deferred).
+      this.storeFromCache(root, structure);
+      app.ids = 'deferred';
+      app.bulk = 'loaded';
+      app.loadedBy = loadedBy;
+      return;
+    }
     const cacheByKey = new Map<string, CacheItem>();
     for (const item of items ?? []) cacheByKey.set(item.key, item);
     const treeByKey = new Map<string, TreeEntry>();
@@ -313,6 +321,53 @@ export class TreeLoader {
     app.loadedBy = loadedBy;
   }
 
+  /** Puts a structure that came from a complete cache into the store, one node per item, no header objects. */
+  private storeFromCache(root: NodeData, structure: Map<string, StructureInfo>): void {
+    const app = root.app;
+    for (const [key, info] of structure) {
+      let data: NodeData | undefined;
+      if (key === root.key) data = root;
+      else {
+        const item = info.item;
+        if (!item) continue;
+        const existing = this.store.get(key);
+        if (existing && !existing.invalid) {
+          existing.role = item.role;
+          existing.name = item.name;
+          existing.description = item.description;
+          existing.accessibleId = '';
+          existing.states = item.states;
+          existing.interfaces = item.interfaces;
+          existing.parentKey = info.parentKey;
+          existing.stale = false;
+          data = existing;
+        } else {
+          data = {
+            key,
+            ref: info.ref,
+            app,
+            parentKey: info.parentKey,
+            role: item.role,
+            name: item.name,
+            description: item.description,
+            accessibleId: '',
+            states: item.states,
+            interfaces: item.interfaces,
+            childCount: 0,
+            children: undefined,
+            stale: false,
+            invalid: false,
+            objectAttributes: undefined,
+            knownSecure: false,
+          };
+          this.store.put(data);
+        }
+      }
+      data.children = info.children;
+      data.childCount = info.children.length;
+    }
+  }
+
   /**
    * Makes the developer ids of every node of the application definitive: one `Collection.GetTree` with only
    * `AccessibleId` where the application has Collection, per-node reads otherwise (and for nodes GetTree missed).
@@ -358,6 +413,8 @@ interface StructureInfo {
   ref: ObjectRef;
   parentKey: string | undefined;
   children: string[];
+  /** The node's cache item, when the structure came from the cache. */
+  item?: CacheItem | undefined;
 }
 
 /**
@@ -431,7 +488,7 @@ export function structureFromCache(
       if (!ordered) return undefined;
       children = ordered;
     }
-    out.set(key, { ref, parentKey, children });
+    out.set(key, { ref, parentKey, children, item });
     for (let i = children.length - 1; i >= 0; i--) {
       const childKey = children[i] as string;
       const child = byKey.get(childKey);
