@@ -69,21 +69,51 @@ async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false
 }
 
 /** A snapshot of one application through a fresh provider; the provider's connection setup is part of the time. */
+/** Where a provider snapshot's time went: connection and event registration, roots, the bulk load, the walk. */
+interface Phases {
+  connect: number;
+  roots: number;
+  bulk: number;
+  walk: number;
+  /** CPU time of this process (user + system) during the snapshot. */
+  cpu: number;
+}
+
 async function providerSnapshot(
   pid: number,
   withBounds: boolean,
   withIds = false,
-): Promise<{ ms: number; nodes: number; calls: number; loadedBy: string }> {
+): Promise<{ ms: number; nodes: number; calls: number; loadedBy: string; phases: Phases }> {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const provider = await AtspiProvider.create();
   try {
+    const t1 = performance.now();
     const roots = (await provider.roots()) as AtspiNode[];
     const app = roots.find((root) => root.data.app.processId === pid);
     if (!app) throw new Error(`Chromium (pid ${pid}) is not registered`);
+    const t2 = performance.now();
+    // The bulk load runs on the first children() of the application anyway; started here only to time it apart.
+    await provider.ensureBulk(app.data);
+    const t3 = performance.now();
     nodeCount = 0;
     await snapshot(app, withBounds, withIds);
-    const ms = performance.now() - t0;
-    return { ms, nodes: nodeCount, calls: provider.client.callCount, loadedBy: app.data.app.loadedBy ?? '?' };
+    const t4 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
+    const phases = {
+      connect: t1 - t0,
+      roots: t2 - t1,
+      bulk: t3 - t2,
+      walk: t4 - t3,
+      cpu: (cpu.user + cpu.system) / 1000,
+    };
+    return {
+      ms: t4 - t0,
+      nodes: nodeCount,
+      calls: provider.client.callCount,
+      loadedBy: app.data.app.loadedBy ?? '?',
+      phases,
+    };
   } finally {
     await provider.shutdown();
   }
@@ -156,6 +186,7 @@ async function main(): Promise<void> {
   let coldCalls = 0;
   let warmCalls = 0;
   let loadedBy = '';
+  const warmPhases: Phases[] = [];
   try {
     // Rounds interleave both sides so machine load hits them alike. Each round: a fresh Chromium for our cold
     // snapshot, then warm snapshots on it by both sides in turn; another fresh Chromium for libatspi's cold walk.
@@ -171,6 +202,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < 2; i++) {
         const warm = await providerSnapshot(a.pid, false);
         ours.warm.push(warm.ms);
+        warmPhases.push(warm.phases);
         warmCalls = warm.calls;
         lib.warm.push((await libatspiWalk(a.pid, false)).ms);
         ours.bounds.push((await providerSnapshot(a.pid, true)).ms);
@@ -197,6 +229,10 @@ async function main(): Promise<void> {
     line('atspi.snapshot.cold.calls', coldCalls, 'calls');
     line('atspi.snapshot.warm', median(ours.warm), 'ms');
     line('atspi.snapshot.warm.calls', warmCalls, 'calls');
+    // Where the warm snapshot's time goes (medians of each phase; they need not add up to the median total).
+    for (const phase of ['connect', 'roots', 'bulk', 'walk', 'cpu'] as const) {
+      line(`atspi.snapshot.warm.${phase}`, median(warmPhases.map((p) => p[phase])), 'ms');
+    }
     line('atspi.snapshot.warm.bounds', median(ours.bounds), 'ms');
     line('atspi.snapshot.warm.ids', median(ours.ids), 'ms');
     line('libatspi.snapshot.cold', median(lib.cold), 'ms');
