@@ -27,10 +27,12 @@ interface SnapshotNode {
 }
 
 let nodeCount = 0;
+const STATE_NAMES: ReadonlySet<string> = new Set(STATE_ATTRIBUTE_NAMES);
 
 /**
  * A snapshot the way an efficient client takes one through the ProviderNode contract: level by level, the children
- * and attribute lists of a whole level at once, then the values of the wanted attributes.
+ * (held ones through peekChildren) and attribute lists of a whole level at once, then the values of the wanted
+ * attributes.
  */
 async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false): Promise<SnapshotNode> {
   // Developer ids, when asked for, are made definitive first (the provider defers them until asked).
@@ -39,9 +41,17 @@ async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false
   let level: Array<{ node: ProviderNode; out: SnapshotNode }> = [{ node: root, out: top }];
   while (level.length > 0) {
     nodeCount += level.length;
-    const [attributeLists, childLists] = await Promise.all([
+    // Children the provider already holds come without a promise (peekChildren); the rest are asked for.
+    const childLists: Array<readonly ProviderNode[] | undefined> = level.map((entry) => entry.node.peekChildren?.());
+    const asked: Array<Promise<void>> = [];
+    for (let i = 0; i < level.length; i++) {
+      if (childLists[i]) continue;
+      const node = (level[i] as (typeof level)[number]).node;
+      asked.push(node.children().then((children) => void (childLists[i] = children)));
+    }
+    const [attributeLists] = await Promise.all([
       Promise.all(level.map((entry) => entry.node.attributes())),
-      Promise.all(level.map((entry) => entry.node.children())),
+      Promise.all(asked),
     ]);
     const reads: Array<Promise<void>> = [];
     const next: typeof level = [];
@@ -49,7 +59,7 @@ async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false
       const { out } = level[i] as (typeof level)[number];
       for (const attribute of attributeLists[i] ?? []) {
         if (attribute.namespace !== 'control') continue;
-        if (STATE_ATTRIBUTE_NAMES.includes(attribute.name)) {
+        if (STATE_NAMES.has(attribute.name)) {
           reads.push(attribute.read().then((value) => void (out.states[attribute.name] = value)));
         } else if (withBounds && attribute.name === 'Bounds') {
           reads.push(attribute.read().then((value) => void (out.bounds = value)));
