@@ -1,9 +1,19 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
+import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import dbusNext from 'dbus-next';
 import { seededRandom } from '../../../../shared/random.js';
-import { decodeMessage, readBody, readHeader, splitTypes, WireFormatError } from '../fast-unmarshal.js';
+import {
+  decodeMessage,
+  fallbackStats,
+  readBody,
+  readHeader,
+  splitTypes,
+  useFastReader,
+  WireFormatError,
+} from '../fast-unmarshal.js';
 
 // dbus-next writes the messages; its own reader is the reference for what this reader must return.
 const require = createRequire(import.meta.url);
@@ -240,4 +250,41 @@ test('whole messages become dbus-next Messages; a message missing a required fie
   assert.ok(at >= 16);
   mistyped[at + 2] = 0x73;
   assert.throws(() => decodeMessage(mistyped), WireFormatError);
+});
+
+test('the message loop: messages split across reads arrive whole and in order; what it leaves goes to dbus-next', async () => {
+  const stream = new PassThrough();
+  const connection = new EventEmitter();
+  assert.equal(useFastReader({ _connection: Object.assign(connection, { stream }) }), true);
+  const received: Array<InstanceType<typeof Message>> = [];
+  connection.on('message', (message: InstanceType<typeof Message>) => received.push(message));
+  const legacy: Array<{ [key: string]: unknown }> = [];
+  // dbus-next calls its (now wrapped) parser after the handshake, with its own callback for raw messages.
+  const parser = require('dbus-next/lib/message.js') as {
+    unmarshalMessages(stream: unknown, onMessage: (m: { [key: string]: unknown }) => void, opts: unknown): void;
+  };
+  parser.unmarshalMessages(stream, (message) => legacy.push(message), {});
+  const before = fallbackStats.messages;
+  const first = wire('s', ['first']);
+  const big = wire('a(so)', [Array.from({ length: 2000 }, (_, i) => [':1.3', `/org/a11y/atspi/accessible/${i}`])]);
+  const int64 = wire('x', [BigInt(-5)]);
+  const all = Buffer.concat([first, big, int64, wire('u', [7])]);
+  // Written in odd-sized pieces, so headers and bodies are split between reads.
+  for (let at = 0; at < all.length; at += 777) stream.write(all.subarray(at, at + 777));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(
+    received.map((message) => message.body),
+    [['first'], reference(big), [7]],
+  );
+  // A 64-bit integer is left to dbus-next's reader (in its own raw form, which its callback converts).
+  assert.equal(fallbackStats.messages, before + 1);
+  assert.equal(legacy.length, 1);
+  assert.equal(legacy[0]?.signature, 'x');
+  // Other streams keep dbus-next's own parser.
+  const other = new PassThrough();
+  const otherMessages: unknown[] = [];
+  parser.unmarshalMessages(other, (message) => otherMessages.push(message), {});
+  other.write(wire('s', ['plain']));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(otherMessages.length, 1);
 });
