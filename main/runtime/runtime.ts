@@ -10,6 +10,17 @@ import type { DesktopInfo, PlatformBundle, PlatformConfig } from './platform.js'
 import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } from './provider.js';
 import { selectPlatformFactory, selectProviderFactories } from './registry.js';
 
+/** A node whose cached data the runtime dropped: its attributes (and name), and its children list when `children`. */
+export interface TreeChange {
+  node: RuntimeNode;
+  children: boolean;
+}
+/**
+ * Called once per step of Runtime.generation, synchronously: the nodes that changed, or 'all' when the whole tree
+ * may have (a cache of the tree that saw every step since its copy may update only these nodes).
+ */
+export type TreeChangeListener = (changes: readonly TreeChange[] | 'all') => void;
+
 export interface RuntimeOptions {
   /** Provider ids; empty means the defaults for this OS (never the mock). */
   providers?: readonly string[];
@@ -27,6 +38,7 @@ export class Runtime implements NodeOwner {
   private readonly nodes = new Map<string, RuntimeNode>();
   private readonly dispatcher = new EventDispatcher();
   private readonly unsubscribers: Array<() => void> = [];
+  private readonly treeListeners = new Set<TreeChangeListener>();
   private fetched = 0;
   private shutDown = false;
   /** Grows with every change the providers report; caches of the tree keyed by it know when to drop. */
@@ -155,27 +167,45 @@ export class Runtime implements NodeOwner {
 
   invalidateAll(): void {
     for (const node of this.nodes.values()) node.invalidate();
+    this.step('all');
+  }
+
+  /** Registers a listener told of every generation step (see TreeChangeListener); returns its removal. */
+  watchTree(listener: TreeChangeListener): () => void {
+    this.treeListeners.add(listener);
+    return () => this.treeListeners.delete(listener);
+  }
+
+  private step(changes: readonly TreeChange[] | 'all'): void {
     this.generation++;
+    for (const listener of this.treeListeners) listener(changes);
   }
 
   private onProviderEvent(providerId: string, event: ProviderEvent): void {
-    this.generation++;
+    const changes: TreeChange[] = [];
+    const changeChildren = (node: RuntimeNode) => {
+      node.invalidate();
+      changes.push({ node, children: true });
+    };
     switch (event.kind) {
-      case 'NodeUpdated':
-        this.nodes.get(event.runtimeId)?.invalidate({ children: false });
+      case 'NodeUpdated': {
+        const node = this.nodes.get(event.runtimeId);
+        node?.invalidate({ children: false });
+        if (node) changes.push({ node, children: false });
         break;
+      }
       case 'NodeAdded': {
         const parent = event.parentRuntimeId ? this.nodes.get(event.parentRuntimeId) : this.desktop;
-        (parent ?? this.desktop).invalidate();
-        if (parent?.namespace === 'app') this.desktop.invalidate();
+        changeChildren(parent ?? this.desktop);
+        if (parent?.namespace === 'app') changeChildren(this.desktop);
         break;
       }
       case 'NodeRemoved': {
         const node = this.nodes.get(event.runtimeId);
         if (node) this.removeSubtree(node);
         const parent = event.parentRuntimeId ? this.nodes.get(event.parentRuntimeId) : node?.parent;
-        (parent ?? this.desktop).invalidate();
-        if (parent?.namespace === 'app') this.desktop.invalidate();
+        changeChildren(parent ?? this.desktop);
+        if (parent?.namespace === 'app') changeChildren(this.desktop);
         break;
       }
       case 'TreeInvalidated':
@@ -185,6 +215,7 @@ export class Runtime implements NodeOwner {
         this.desktop.invalidate();
         break;
     }
+    this.step(event.kind === 'TreeInvalidated' ? 'all' : changes);
     this.dispatcher.dispatch({ ...event, providerId });
   }
 

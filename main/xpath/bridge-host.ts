@@ -6,6 +6,8 @@ import { READY, type BridgeRequest, type BridgeResponse, type NodeRecord } from 
 
 /** Children the runtime already holds are sent ahead, up to this many records per answer. */
 const PREFETCH_BUDGET = 20_000;
+/** Nodes below the new children of a refreshed list that the runtime loads before answering (see 'refresh'). */
+const REFRESH_LOAD_BUDGET = 5_000;
 
 /**
  * The runtime's side of the XPath bridge: answers the worker's requests for children and attributes by asking the
@@ -34,12 +36,17 @@ export class BridgeHost {
     return handle;
   }
 
+  /** The node's handle if it has one (never making one). */
+  knownHandle(node: RuntimeNode): number | undefined {
+    return this.handles.get(node);
+  }
+
   nodeOf(handle: number): RuntimeNode | undefined {
     return this.byHandle[handle];
   }
 
-  record(node: RuntimeNode, budget: { left: number }): NodeRecord {
-    budget.left--;
+  /** The node's own fields, without children. */
+  shallowRecord(node: RuntimeNode): NodeRecord {
     const record: NodeRecord = {
       h: this.handleOf(node),
       p: node.parent ? this.handleOf(node.parent) : -1,
@@ -49,6 +56,13 @@ export class BridgeHost {
       rid: node.runtimeId,
     };
     if (node.id) record.id = node.id;
+    return record;
+  }
+
+  record(node: RuntimeNode, budget: { left: number }, known?: ReadonlySet<number>): NodeRecord {
+    budget.left--;
+    const record = this.shallowRecord(node);
+    if (known?.has(record.h)) return record;
     const cached = node.peekChildren();
     if (cached && budget.left >= cached.length) {
       record.kids = cached.map((child) => this.record(child, budget));
@@ -63,12 +77,13 @@ export class BridgeHost {
    * Makes the ids of the nodes record() would send for these nodes definitive first (providers may defer ids until
    * asked: ProviderNode.loadId): the same nodes, in the same order, within the same budget.
    */
-  async loadIds(nodes: readonly RuntimeNode[]): Promise<void> {
+  async loadIds(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): Promise<void> {
     const pending: Array<Promise<unknown>> = [];
     const budget = { left: PREFETCH_BUDGET };
     const visit = (node: RuntimeNode) => {
       budget.left--;
       pending.push(node.loadId());
+      if (known && this.handles.has(node) && known.has(this.handles.get(node)!)) return;
       const cached = node.peekChildren();
       if (cached && budget.left >= cached.length) for (const child of cached) visit(child);
     };
@@ -81,11 +96,13 @@ export class BridgeHost {
     try {
       const node = this.byHandle[request.h];
       if (!node) throw new Error(`unknown node handle ${request.h}`);
-      if (request.op === 'children') {
+      if (request.op === 'children' || request.op === 'refresh') {
         const children = await node.children();
-        await this.loadIds(children);
+        const known = request.op === 'refresh' ? new Set(request.known) : undefined;
+        if (known) await loadSubtrees(children.filter((child) => !known.has(this.handles.get(child) ?? -1)));
+        await this.loadIds(children, known);
         const budget = { left: PREFETCH_BUDGET };
-        const records = children.map((child) => this.record(child, budget));
+        const records = children.map((child) => this.record(child, budget, known));
         if (node.namespace === 'app') for (const record of records) if (record.p !== request.h) record.g = request.h;
         response = { seq: request.seq, ok: true, children: records };
       } else {
@@ -102,5 +119,20 @@ export class BridgeHost {
     this.port.postMessage(response);
     Atomics.add(this.control, READY, 1);
     Atomics.notify(this.control, READY);
+  }
+}
+
+/** Loads the subtrees below these nodes into the runtime, level by level, up to REFRESH_LOAD_BUDGET nodes. */
+async function loadSubtrees(nodes: readonly RuntimeNode[]): Promise<void> {
+  let left = REFRESH_LOAD_BUDGET;
+  let level = nodes;
+  while (level.length > 0 && left > 0) {
+    const lists = await Promise.all(level.map((node) => node.children().catch((): readonly RuntimeNode[] => [])));
+    const next: RuntimeNode[] = [];
+    lists.forEach((list, i) => {
+      for (const child of list) if (child.parent === level[i]) next.push(child);
+    });
+    left -= next.length;
+    level = next;
   }
 }

@@ -44,6 +44,12 @@ export interface AttributeRecord {
 
 export type BridgeRequest = { seq: number } & (
   | { op: 'children'; h: number }
+  /**
+   * A list the runtime reported changed, fetched again: the children in `known` (the mirror holds them and what is
+   * below them) come without their descendants; the new ones come with their whole subtree, loaded by the runtime
+   * first (up to a budget), so the mirror stays whole.
+   */
+  | { op: 'refresh'; h: number; known: number[] }
   | { op: 'attributes'; h: number }
   /** Only the attributes with this local name (any namespace). */
   | { op: 'named'; h: number; name: string }
@@ -67,8 +73,19 @@ export interface EvaluateRequest {
   context: number;
   /** The runtime's tree generation: the worker drops its mirror when it changed. */
   generation: number;
-  /** Sent only when the worker's mirror is of another generation (or there is none yet). */
+  /** Sent only when the worker's mirror must be built anew (no mirror yet, or a change the runtime did not detail). */
   root?: NodeRecord;
+  /**
+   * Sent instead of `root` when the mirror is of an older generation and the runtime reported every change since,
+   * node by node: the worker updates those nodes (and fetches their lists again) and keeps the rest of its mirror.
+   */
+  changes?: { since: number; nodes: NodeChange[] };
+}
+
+/** A node whose data changed: its record as the runtime knows it now (no kids); `children` when its list changed. */
+export interface NodeChange {
+  record: NodeRecord;
+  children: boolean;
 }
 
 export type WorkerMessage =
@@ -77,5 +94,14 @@ export type WorkerMessage =
   /** A batch of node items: their handles. */
   | { type: 'nodes'; id: number; handles: Int32Array }
   /** indexed: the worker's mirror had its index by name (the whole tree, indexed after an earlier query). */
-  | { type: 'done'; id: number; engine: string; evalMs: number; bridgeCalls: number; indexed: boolean }
+  /** bridgeNodes: node records the worker received for this query (with a new root, or through the bridge). */
+  | {
+      type: 'done';
+      id: number;
+      engine: string;
+      evalMs: number;
+      bridgeCalls: number;
+      bridgeNodes: number;
+      indexed: boolean;
+    }
   | { type: 'error'; id: number; error: InspectorErrorData };

@@ -5,9 +5,9 @@ import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime, TreeChange } from '../runtime/runtime.js';
 import { BridgeHost } from './bridge-host.js';
-import { CANCEL, type EvaluateRequest, type WorkerItem, type WorkerMessage } from './protocol.js';
+import { CANCEL, type EvaluateRequest, type NodeChange, type WorkerItem, type WorkerMessage } from './protocol.js';
 
 export type EvaluationItem =
   | { type: 'node'; node: RuntimeNode }
@@ -26,6 +26,11 @@ export interface EvaluationStats {
    * it): `//Button` and `//Button[@Name='OK']` from the document were lookups, not walks.
    */
   indexed: boolean;
+  /**
+   * Node records the worker received through the bridge for this query: the whole tree's worth after a change the
+   * runtime did not detail, only the changed lists and new subtrees after targeted changes, 0 when nothing changed.
+   */
+  bridgeNodes: number;
 }
 
 export interface EvaluateOptions {
@@ -38,12 +43,14 @@ export interface EvaluateOptions {
 
 /** How long a cancelled worker may take to stop before it is terminated. */
 const CANCEL_GRACE_MS = 80;
+/** More changed nodes than this between two queries: the worker builds its mirror anew instead. */
+const MAX_CHANGES = 2_000;
 
 interface Pending {
   id: number;
   items: EvaluationItem[];
   conversions: Array<Promise<void>>;
-  resolve: (value: { engine: string; indexed: boolean }) => void;
+  resolve: (value: { engine: string; indexed: boolean; bridgeNodes: number }) => void;
   reject: (error: InspectorError) => void;
   options: EvaluateOptions;
   /** Why the caller stopped the evaluation (cancel or timeout); reported instead of the worker's own words. */
@@ -66,8 +73,31 @@ export class XPathService {
   /** The tree generation the worker's mirror was built from. */
   private workerGeneration: number | undefined;
   private readyResolve: (() => void) | undefined;
+  /**
+   * What changed since the worker's generation, node by node (true: its list too); undefined when a change was not
+   * detailed (TreeInvalidated, invalidateAll) or there were too many: then the worker builds its mirror anew.
+   */
+  private changed: Map<RuntimeNode, boolean> | undefined = new Map();
+  private readonly unwatch: () => void;
 
-  constructor(private readonly runtime: Runtime) {}
+  constructor(private readonly runtime: Runtime) {
+    this.unwatch = runtime.watchTree((changes) => this.onTreeChanges(changes));
+  }
+
+  private onTreeChanges(changes: readonly TreeChange[] | 'all'): void {
+    const changed = this.changed;
+    if (!changed) return;
+    if (changes === 'all' || changed.size + changes.length > MAX_CHANGES) {
+      this.changed = undefined;
+      return;
+    }
+    for (const { node, children } of changes) changed.set(node, children || changed.get(node) === true);
+  }
+
+  /** The next query makes the worker build its mirror anew, as it did on every change before (for measurements). */
+  rebuildMirror(): void {
+    this.changed = undefined;
+  }
 
   private start(): { worker: Worker; bridge: BridgeHost; control: Int32Array } {
     if (this.worker && this.bridge && this.control)
@@ -105,6 +135,7 @@ export class XPathService {
 
   private reset(): void {
     this.workerGeneration = undefined;
+    this.changed = undefined;
     this.readyResolve?.();
     this.ready = undefined;
     this.worker = undefined;
@@ -186,7 +217,7 @@ export class XPathService {
       this.deliver(pending, items, bridge);
     } else if (message.type === 'done') {
       this.pending = undefined;
-      pending.resolve({ engine: message.engine, indexed: message.indexed });
+      pending.resolve({ engine: message.engine, indexed: message.indexed, bridgeNodes: message.bridgeNodes });
     } else {
       this.pending = undefined;
       const error = InspectorError.fromData(message.error);
@@ -214,9 +245,15 @@ export class XPathService {
     const started = performance.now();
     const id = this.nextId++;
     const context = options.context ?? this.runtime.desktop;
+    // What changed since the worker's generation is taken now; changes reported while ids load go to the next query.
     const generation = this.runtime.generation;
-    const sendRoot = this.workerGeneration !== generation;
+    const since = this.workerGeneration;
+    const changed = this.changed;
+    this.changed = new Map();
+    const sendRoot = since === undefined || (since !== generation && !changed);
+    const changedNodes = sendRoot || since === generation ? [] : this.knownNodes(changed!, bridge);
     if (sendRoot) await bridge.loadIds([this.runtime.desktop]);
+    else await Promise.all(changedNodes.map(([node]) => node.loadId()));
     const request: EvaluateRequest = {
       type: 'evaluate',
       id,
@@ -224,6 +261,9 @@ export class XPathService {
       context: bridge.handleOf(context),
       generation,
       ...(sendRoot ? { root: bridge.record(this.runtime.desktop, { left: 20_000 }) } : {}),
+      ...(!sendRoot && since !== generation
+        ? { changes: { since: since!, nodes: this.describe(changedNodes, bridge) } }
+        : {}),
     };
     this.workerGeneration = generation;
     let stopTimer: NodeJS.Timeout | undefined;
@@ -236,7 +276,7 @@ export class XPathService {
       resolve: () => undefined,
       reject: () => undefined,
     };
-    const outcome = new Promise<{ engine: string; indexed: boolean }>((resolve, reject) => {
+    const outcome = new Promise<{ engine: string; indexed: boolean; bridgeNodes: number }>((resolve, reject) => {
       pending.resolve = resolve;
       pending.reject = reject;
     });
@@ -262,7 +302,7 @@ export class XPathService {
     worker.ref();
     try {
       worker.postMessage(request);
-      const { engine, indexed } = await outcome;
+      const { engine, indexed, bridgeNodes } = await outcome;
       await Promise.all(pending.conversions);
       const evalMs = performance.now() - started;
       return {
@@ -273,6 +313,7 @@ export class XPathService {
           results: pending.items.length,
           engine,
           indexed,
+          bridgeNodes,
         },
       };
     } finally {
@@ -283,7 +324,17 @@ export class XPathService {
     }
   }
 
+  /** The changed nodes the worker may hold (those it was sent a handle for). */
+  private knownNodes(changed: Map<RuntimeNode, boolean>, bridge: BridgeHost): Array<[RuntimeNode, boolean]> {
+    return [...changed].filter(([node]) => bridge.knownHandle(node) !== undefined);
+  }
+
+  private describe(nodes: ReadonlyArray<[RuntimeNode, boolean]>, bridge: BridgeHost): NodeChange[] {
+    return nodes.map(([node, children]) => ({ record: bridge.shallowRecord(node), children }));
+  }
+
   async close(): Promise<void> {
+    this.unwatch();
     this.closed = true;
     const worker = this.worker;
     this.reset();

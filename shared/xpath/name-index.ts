@@ -72,6 +72,15 @@ export class NameIndex<N> {
   }
 
   /**
+   * Forgets what was found by Name in the group {namespaceUri}localName: call it when the Name of one of its elements
+   * changed (the group itself, by role, stays as it is).
+   */
+  forgetNames(namespaceUri: string, localName: string): void {
+    const group = this.byNamespace.get(namespaceUri)?.get(localName);
+    if (group) this.byName.delete(group);
+  }
+
+  /**
    * The elements named {namespaceUri}localName, in document order (the same array every time: do not change it);
    * with `name`, only those whose Name attribute is `name`: a list that scans the group as far as it is read,
    * remembered for the next query asking for that name.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { InspectorError } from '../../../shared/model/errors.js';
+import { seededRandom } from '../../../shared/random.js';
 import { toJsonValue } from '../../../shared/model/values.js';
 import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../runtime/provider.js';
 import { registerProviderFactory } from '../../runtime/registry.js';
@@ -326,7 +327,7 @@ registerTestProvider(
   live.listeners,
 );
 
-test('the worker indexes a tree it holds whole, and answers from the index until the tree changes', async () => {
+test('the worker indexes a tree it holds whole, and keeps answering from the index as the tree changes', async () => {
   const changing = await Runtime.create({ providers: ['live-test'], platform: 'none' });
   const service = new XPathService(changing);
   const ask = async (expression: string) => {
@@ -339,27 +340,267 @@ test('the worker indexes a tree it holds whole, and answers from the index until
     assert.deepEqual(await ask("//Button[@Name='b2']"), { answer: ids('b2'), engine: 'fast', indexed: false });
     assert.deepEqual(await ask("//Button[@Name='b2']"), { answer: ids('b2'), engine: 'fast', indexed: true });
     assert.deepEqual(await ask('//Button'), { answer: ids('b0', 'b1', 'b2', 'b3'), engine: 'fast', indexed: true });
-    // A button added first: a new tree generation, walked, then indexed again.
+    // A button added first: the worker fetches the pane's list again and indexes its mirror again before the query.
     live.buttons.unshift('bx');
     live.emit({ kind: 'NodeAdded', runtimeId: 'live:bx', parentRuntimeId: 'live:pane' });
     const added = ids('bx', 'b0', 'b1', 'b2', 'b3');
-    assert.deepEqual(await ask('//Button'), { answer: added, engine: 'fast', indexed: false });
+    assert.deepEqual(await ask('//Button'), { answer: added, engine: 'fast', indexed: true });
     assert.deepEqual(await ask('//Button'), { answer: added, engine: 'fast', indexed: true });
     assert.deepEqual(await ask('(//Button)[1]'), { answer: ids('bx'), engine: 'fast', indexed: true });
-    // Renamed: the old name finds nothing, the new one the button.
+    // Renamed: the old name finds nothing, the new one the button (the index is kept).
     live.names.set('b1', 'renamed');
     live.emit({ kind: 'NodeUpdated', runtimeId: 'live:b1' });
-    assert.deepEqual(await ask("//Button[@Name='b1']"), { answer: [], engine: 'fast', indexed: false });
+    assert.deepEqual(await ask("//Button[@Name='b1']"), { answer: [], engine: 'fast', indexed: true });
     assert.deepEqual(await ask("//Button[@Name='b1']"), { answer: [], engine: 'fast', indexed: true });
     assert.deepEqual(await ask("//Button[@Name='renamed']"), { answer: ids('b1'), engine: 'fast', indexed: true });
     // Removed.
     live.buttons = live.buttons.filter((key) => key !== 'b3');
     live.emit({ kind: 'NodeRemoved', runtimeId: 'live:b3', parentRuntimeId: 'live:pane' });
-    assert.deepEqual(await ask('count(//Button)'), { answer: ['4'], engine: 'fast', indexed: false });
+    assert.deepEqual(await ask('count(//Button)'), { answer: ['4'], engine: 'fast', indexed: true });
     assert.deepEqual(await ask("//Button[@Name='b3']"), { answer: [], engine: 'fast', indexed: true });
     assert.deepEqual(await ask('//Pane/Button[last()]'), { answer: ids('b2'), engine: 'fast', indexed: true });
   } finally {
     await service.close();
     await changing.shutdown();
+  }
+});
+
+/**
+ * A tree the tests edit at random places: Window > Panes and Buttons; each edit is reported to the runtime as a
+ * provider does (NodeAdded and NodeRemoved with the parent, NodeUpdated for a rename).
+ */
+interface EditedNode {
+  role: 'Window' | 'Pane' | 'Button';
+  name: string;
+  children: string[];
+  parent: string | undefined;
+}
+class EditedTree {
+  readonly nodes = new Map<string, EditedNode>();
+  readonly listeners = new Set<ProviderEventListener>();
+  private readonly providerNodes = new Map<string, ProviderNode>();
+  private next = 0;
+
+  constructor(readonly prefix: string) {
+    this.nodes.set('w', { role: 'Window', name: 'w', children: [], parent: undefined });
+  }
+
+  /** Adds a node (with children for a pane) under `parent` at `at`; returns its key. No event. */
+  add(parent: string, at: number, role: 'Pane' | 'Button', name: string, buttons = 0): string {
+    const key = `n${this.next++}`;
+    this.nodes.set(key, { role, name, children: [], parent });
+    this.nodes.get(parent)!.children.splice(at, 0, key);
+    for (let i = 0; i < buttons; i++) this.add(key, i, 'Button', `${name}-${i}`);
+    return key;
+  }
+
+  remove(key: string): void {
+    const node = this.nodes.get(key)!;
+    const siblings = this.nodes.get(node.parent!)!.children;
+    siblings.splice(siblings.indexOf(key), 1);
+    const below = [key];
+    for (let next = below.pop(); next; next = below.pop()) {
+      below.push(...this.nodes.get(next)!.children);
+      this.nodes.delete(next);
+    }
+  }
+
+  emit(event: ProviderEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  id(key: string): string {
+    return `${this.prefix}:${key}`;
+  }
+
+  provider(key: string): ProviderNode {
+    let node = this.providerNodes.get(key);
+    if (!node) {
+      const role = this.nodes.get(key)!.role;
+      let name = this.nodes.get(key)!.name;
+      node = testNode({
+        runtimeId: this.id(key),
+        role,
+        name,
+        children: () => Promise.resolve((this.nodes.get(key)?.children ?? []).map((child) => this.provider(child))),
+      });
+      Object.defineProperty(node, 'name', { get: () => (name = this.nodes.get(key)?.name ?? name) });
+      this.providerNodes.set(key, node);
+    }
+    return node;
+  }
+
+  /** The runtime ids of the nodes below the window (and the window), in document order, for `keep`. */
+  preorder(keep: (node: EditedNode) => boolean): string[] {
+    const out: string[] = [];
+    const visit = (key: string) => {
+      if (keep(this.nodes.get(key)!)) out.push(this.id(key));
+      for (const child of this.nodes.get(key)!.children) visit(child);
+    };
+    visit('w');
+    return out;
+  }
+}
+
+const randomTree = new EditedTree('rand');
+registerTestProvider('edited-random-test', () => [randomTree.provider('w')], randomTree.listeners);
+
+test('the mirror follows random adds, removes and renames: the same answers as a mirror built anew, indexed', async () => {
+  const random = seededRandom(8);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const names = ['a', 'b', 'c', 'd'];
+  for (let i = 0; i < 6; i++) randomTree.add('w', i, 'Pane', pick(names), 1 + Math.floor(random() * 4));
+  const edited = await Runtime.create({ providers: ['edited-random-test'], platform: 'none' });
+  const following = new XPathService(edited);
+  const reference = new XPathService(edited);
+  const queries = [
+    '//Button',
+    "//Button[@Name='a']",
+    "//Pane[@Name='b']",
+    '//Pane/Button[2]',
+    "//Pane[@Name='c']//Button[last()]",
+    'count(//*)',
+    "//Button[@Name='a-1']/..",
+    "//*[@Name='d']/following-sibling::*[1]",
+  ];
+  try {
+    await following.evaluate('//*');
+    let indexedRuns = 0;
+    let edits = 0;
+    for (let round = 0; round < 60; round++) {
+      for (let e = Math.floor(random() * 3); e >= 0; e--) {
+        const keys = [...randomTree.nodes.keys()];
+        const kind = random();
+        edits++;
+        if (kind < 0.35 || keys.length < 4) {
+          const containers = keys.filter((key) => randomTree.nodes.get(key)!.role !== 'Button');
+          const parent = pick(containers);
+          const at = Math.floor(random() * (randomTree.nodes.get(parent)!.children.length + 1));
+          const pane = random() < 0.5;
+          const key = randomTree.add(
+            parent,
+            at,
+            pane ? 'Pane' : 'Button',
+            pick(names),
+            pane ? Math.floor(random() * 3) : 0,
+          );
+          randomTree.emit({ kind: 'NodeAdded', runtimeId: randomTree.id(key), parentRuntimeId: randomTree.id(parent) });
+        } else if (kind < 0.6) {
+          const key = pick(keys.filter((k) => k !== 'w'));
+          const parent = randomTree.nodes.get(key)!.parent!;
+          randomTree.remove(key);
+          randomTree.emit({
+            kind: 'NodeRemoved',
+            runtimeId: randomTree.id(key),
+            parentRuntimeId: randomTree.id(parent),
+          });
+        } else {
+          const key = pick(keys);
+          const node = randomTree.nodes.get(key)!;
+          node.name = node.role === 'Button' && random() < 0.5 ? `${pick(names)}-1` : pick(names);
+          randomTree.emit({ kind: 'NodeUpdated', runtimeId: randomTree.id(key) });
+        }
+      }
+      for (const expression of queries) {
+        const got = await following.evaluate(expression);
+        reference.rebuildMirror();
+        const fresh = await reference.evaluate(expression);
+        assert.deepEqual(describe(got.items), describe(fresh.items), `round ${round}: ${expression}`);
+        if (got.stats.indexed) indexedRuns++;
+      }
+      // Against the edited tree itself: every element, in document order.
+      const all = await following.evaluate('//*');
+      assert.deepEqual(
+        describe(all.items),
+        randomTree.preorder(() => true),
+        `round ${round}: //*`,
+      );
+      const buttons = await following.evaluate('//Button');
+      assert.deepEqual(
+        describe(buttons.items),
+        randomTree.preorder((node) => node.role === 'Button'),
+      );
+      assert.ok(buttons.stats.indexed, `round ${round}: //Button from the index after the edits`);
+    }
+    assert.ok(edits >= 100, `${edits} edits`);
+    assert.ok(indexedRuns > 0);
+  } finally {
+    await following.close();
+    await reference.close();
+    await edited.shutdown();
+  }
+});
+
+const bigTree = new EditedTree('big');
+registerTestProvider('edited-big-test', () => [bigTree.provider('w')], bigTree.listeners);
+
+test('after a change in one small subtree the next query fetches only that list and the new nodes, and is indexed', async () => {
+  const panes: string[] = [];
+  for (let p = 0; p < 20; p++) panes.push(bigTree.add('w', p, 'Pane', `p${p}`, 50));
+  const total = bigTree.nodes.size;
+  const edited = await Runtime.create({ providers: ['edited-big-test'], platform: 'none' });
+  const service = new XPathService(edited);
+  const ask = async (expression: string) => {
+    const fetchedBefore = edited.nodesFetched;
+    const { items, stats } = await service.evaluate(expression);
+    return {
+      answer: describe(items),
+      indexed: stats.indexed,
+      bridgeNodes: stats.bridgeNodes,
+      fetched: edited.nodesFetched - fetchedBefore,
+    };
+  };
+  try {
+    const first = await ask('count(//Button)');
+    assert.deepEqual(first.answer, ['1000']);
+    assert.ok(first.bridgeNodes >= total, `the first query brought the whole tree (${first.bridgeNodes} records)`);
+    assert.deepEqual(await ask('count(//Button)'), { answer: ['1000'], indexed: true, bridgeNodes: 0, fetched: 0 });
+
+    // A pane with three buttons added in pane 7: pane 7's list again (50 known buttons without their subtrees),
+    // the new pane and its buttons; nothing else crosses the bridge or is fetched from the provider.
+    const added = bigTree.add(panes[7]!, 10, 'Pane', 'new', 3);
+    bigTree.emit({ kind: 'NodeAdded', runtimeId: bigTree.id(added), parentRuntimeId: bigTree.id(panes[7]!) });
+    const newButton = bigTree.nodes.get(added)!.children[2]!;
+    assert.deepEqual(await ask("//Button[@Name='new-2']"), {
+      answer: [bigTree.id(newButton)],
+      indexed: true,
+      bridgeNodes: 51 + 3,
+      fetched: 4,
+    });
+    assert.deepEqual(
+      (await ask('//Button')).answer,
+      bigTree.preorder((node) => node.role === 'Button'),
+    );
+
+    // A rename: no list fetched again, the index kept; a name asked before the rename finds nothing after it.
+    const renamed = bigTree.nodes.get(panes[3]!)!.children[5]!;
+    assert.deepEqual((await ask("//Button[@Name='p3-5']")).answer, [bigTree.id(renamed)]);
+    bigTree.nodes.get(renamed)!.name = 'renamed';
+    bigTree.emit({ kind: 'NodeUpdated', runtimeId: bigTree.id(renamed) });
+    assert.deepEqual(await ask("//Button[@Name='renamed']"), {
+      answer: [bigTree.id(renamed)],
+      indexed: true,
+      bridgeNodes: 0,
+      fetched: 0,
+    });
+    assert.deepEqual((await ask("//Button[@Name='p3-5']")).answer, []);
+
+    // A removal: the parent's list again, the removed pane's buttons gone from every answer.
+    bigTree.remove(panes[12]!);
+    bigTree.emit({ kind: 'NodeRemoved', runtimeId: bigTree.id(panes[12]!), parentRuntimeId: bigTree.id('w') });
+    assert.deepEqual(await ask('count(//Button)'), { answer: ['953'], indexed: true, bridgeNodes: 19, fetched: 0 });
+    assert.deepEqual((await ask("//Pane[@Name='p12']//Button")).answer, []);
+
+    // Without the runtime's details (the behaviour before): the whole tree again.
+    service.rebuildMirror();
+    bigTree.nodes.get(renamed)!.name = 'again';
+    bigTree.emit({ kind: 'NodeUpdated', runtimeId: bigTree.id(renamed) });
+    const rebuilt = await ask("//Button[@Name='again']");
+    assert.deepEqual(rebuilt.answer, [bigTree.id(renamed)]);
+    assert.equal(rebuilt.indexed, false);
+    assert.ok(rebuilt.bridgeNodes >= total - 51, `${rebuilt.bridgeNodes} records`);
+  } finally {
+    await service.close();
+    await edited.shutdown();
   }
 });

@@ -9,6 +9,7 @@ import {
   type AttributeRecord,
   type BridgeRequest,
   type BridgeResponse,
+  type NodeChange,
   type NodeRecord,
 } from '../protocol.js';
 
@@ -27,14 +28,15 @@ export class MirrorNode {
   named: Map<string, readonly XdmAttribute[]> | undefined;
   /** The application that lists this top-level window (grouped view). */
   application: MirrorNode | undefined;
+  /** Name, id, namespace and role change with the runtime's reports (MirrorTree.applyChanges). */
   constructor(
     readonly h: number,
     readonly parent: MirrorNode | null,
-    readonly ns: Namespace,
-    readonly role: string,
-    readonly name: string,
+    public ns: Namespace,
+    public role: string,
+    public name: string,
     readonly rid: string,
-    readonly id: string | undefined,
+    public id: string | undefined,
   ) {}
 }
 
@@ -63,13 +65,19 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   /** Nodes whose children the mirror does not hold yet: while there are any, there is no index by name. */
   private unlisted = 0;
   /**
-   * The index by name, built (buildIndex) once the mirror holds the whole tree. A mirror belongs to one tree
-   * generation and only grows within it (the worker builds a new mirror when the runtime's tree changes), so an
-   * index built from a complete mirror stays exact for the mirror's lifetime.
+   * The index by name, built (buildIndex) once the mirror holds the whole tree. The mirror follows the runtime's
+   * changes (applyChanges): a renamed node keeps the index (its group forgets what it found by Name); a changed
+   * list drops it, and it is built again from the mirror, without fetching, once the lists are fetched again.
    */
   private names: NameIndex<MirrorNode> | undefined;
-  /** Times the index was built (0 or 1 per mirror). */
+  /** Times the index was built. */
   indexBuilds = 0;
+  /** Node records received, with the root or through the bridge (for one query's stats; the worker resets it). */
+  bridgeNodes = 0;
+  /** Nodes whose list the runtime reported changed, not fetched again yet (refresh() does, before a query). */
+  private readonly stale = new Set<MirrorNode>();
+  /** The index was dropped by a change: refresh() builds it again, so the query after a change is indexed too. */
+  private rebuildIndex = false;
 
   constructor(
     rootRecord: NodeRecord,
@@ -84,6 +92,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   }
 
   private adopt(record: NodeRecord): MirrorNode {
+    this.bridgeNodes++;
     let node = this.nodes.get(record.h);
     if (!node) {
       const parent = record.p >= 0 ? (this.nodes.get(record.p) ?? null) : null;
@@ -103,6 +112,80 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   private setChildren(node: MirrorNode, children: MirrorNode[]): void {
     node.children = children;
     this.unlisted--;
+  }
+
+  /**
+   * Takes the runtime's report of what changed since the mirror's generation: the nodes' own fields now, their
+   * cached attributes dropped, and their lists marked stale (fetched again by refresh()). Nodes the mirror does not
+   * hold are not in it, so there is nothing to drop for them.
+   */
+  applyChanges(changes: readonly NodeChange[]): void {
+    for (const { record, children } of changes) {
+      const node = this.nodes.get(record.h);
+      if (!node) continue;
+      node.attributes = undefined;
+      node.named = undefined;
+      if (node.ns !== record.ns || node.role !== record.role) {
+        this.dropIndexForChange();
+        node.ns = record.ns;
+        node.role = record.role;
+      } else if (node.name !== record.name) {
+        this.names?.forgetNames(NAMESPACE_URIS[node.ns], node.role);
+      }
+      node.name = record.name;
+      node.id = record.id;
+      if (children && node.children) {
+        this.stale.add(node);
+        this.dropIndexForChange();
+      }
+    }
+  }
+
+  private dropIndexForChange(): void {
+    if (this.names) this.rebuildIndex = true;
+    this.names = undefined;
+  }
+
+  /**
+   * Fetches the stale lists again (top down: a list inside a subtree that went away is not fetched), forgets the
+   * nodes that left them, then builds the index again if a change dropped it and the mirror is whole. Called before
+   * a query; a cancellation leaves the remaining lists stale for the next one.
+   */
+  refresh(): void {
+    if (this.stale.size > 0) {
+      const depth = (node: MirrorNode) => {
+        let d = 0;
+        for (let n = node.parent; n; n = n.parent) d++;
+        return d;
+      };
+      const pending = [...this.stale].sort((a, b) => depth(a) - depth(b));
+      for (const node of pending) {
+        if (this.nodes.get(node.h) !== node || !node.children) {
+          this.stale.delete(node);
+          continue;
+        }
+        const old = node.children;
+        const response = this.request({ op: 'refresh', h: node.h, known: old.map((child) => child.h) });
+        const fresh = response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : [];
+        node.children = fresh;
+        const kept = new Set(fresh);
+        for (const child of old) if (!kept.has(child) && child.parent === node) this.forget(child);
+        this.stale.delete(node);
+      }
+    }
+    if (this.rebuildIndex && this.buildIndex()) this.rebuildIndex = false;
+  }
+
+  /** Drops a node that left the tree and everything below it from the mirror. */
+  private forget(node: MirrorNode): void {
+    const below = [node];
+    for (let next = below.pop(); next; next = below.pop()) {
+      if (this.nodes.get(next.h) !== next) continue;
+      this.nodes.delete(next.h);
+      this.stale.delete(next);
+      if (!next.children) this.unlisted--;
+      else for (const child of next.children) if (child.parent === next) below.push(child);
+    }
   }
 
   /** True when the mirror holds every node's children (so the whole tree, as of its generation). */

@@ -56,13 +56,21 @@ post({ type: 'ready' });
 parentPort!.on('message', (request: EvaluateRequest) => {
   const started = performance.now();
   try {
+    if (mirror) {
+      mirror.bridgeCalls = 0;
+      mirror.bridgeNodes = 0;
+    }
     if (request.root) {
       mirror = new MirrorTree(request.root, port, flags);
       mirrorGeneration = request.generation;
+    } else if (request.changes && mirror && mirrorGeneration === request.changes.since) {
+      // The runtime told what changed since the mirror's generation: only those nodes are updated (see refresh()).
+      mirror.applyChanges(request.changes.nodes);
+      mirrorGeneration = request.generation;
     }
     if (!mirror || mirrorGeneration !== request.generation) throw new Error('the XPath worker has no current tree');
-    mirror.bridgeCalls = 0;
     mirror.cancelRaised = false;
+    mirror.refresh();
     const context = mirror.node(request.context) ?? mirror.root;
     const indexed = mirror.indexed;
     let batch: WorkerItem[] = [];
@@ -91,6 +99,7 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       engine: outcome.engine,
       evalMs: performance.now() - started,
       bridgeCalls: mirror.bridgeCalls,
+      bridgeNodes: mirror.bridgeNodes,
       indexed,
     });
   } catch (error) {
