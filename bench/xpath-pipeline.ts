@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readSnapshotXml } from '../shared/snapshot/xml-reader.js';
 import type { SnapshotNode } from '../shared/snapshot/model.js';
+import { uiString } from '../shared/model/values.js';
+import type { MockNode, MockProvider } from '../main/providers/mock/mock-provider.js';
 import { Runtime } from '../main/runtime/runtime.js';
 import { XPathService } from '../main/xpath/xpath-service.js';
 
@@ -143,6 +145,64 @@ try {
     line(`${name}.warm_vs_baseline`, warmMs / baselineMs, 'x');
     line(`${name}.baseline_vs_warm`, baselineMs / warmMs, 'x');
   }
+  // The query after a single-node change, warm: the worker's mirror follows the runtime's report of that node
+  // (a rename keeps the index; a removal fetches the pane's list again and rebuilds the index from the mirror),
+  // against the behaviour before (the mirror built anew from the runtime: rebuildMirror()), in the same run.
+  const mock = runtime.providers[0] as MockProvider;
+  const buttonNamed = async (name: string): Promise<MockNode> => {
+    const found = (await service.evaluate(`//Button[@Name='${name}']`)).items[0];
+    if (found?.type !== 'node') throw new Error(`no button ${name}`);
+    return found.node.source as MockNode;
+  };
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const afterChange = async (label: string, change: (run: number) => Promise<string>): Promise<void> => {
+    const medians: number[] = [];
+    for (const rebuilt of [false, true]) {
+      const times: number[] = [];
+      let bridgeNodes = 0;
+      let fetched = 0;
+      let indexed = true;
+      for (let run = 0; run < 3; run++) {
+        await service.evaluate('//Button'); // the mirror whole and indexed before the change
+        const xpath = await change(run + (rebuilt ? 10 : 0));
+        if (rebuilt) service.rebuildMirror();
+        const fetchedBefore = runtime.nodesFetched;
+        const start = performance.now();
+        const result = await service.evaluate(xpath);
+        times.push(performance.now() - start);
+        bridgeNodes = Math.max(bridgeNodes, result.stats.bridgeNodes);
+        fetched = Math.max(fetched, runtime.nodesFetched - fetchedBefore);
+        indexed &&= result.stats.indexed;
+      }
+      const name = `xpath.pipeline.after_${label}${rebuilt ? '.mirror_rebuilt' : ''}`;
+      line(`${name}.ms`, median(times), 'ms');
+      line(`${name}.bridge_nodes`, bridgeNodes, 'nodes');
+      line(`${name}.nodes_fetched`, fetched, 'nodes');
+      line(`${name}.indexed`, indexed ? 1 : 0, 'bool');
+      medians.push(median(times));
+    }
+    line(`xpath.pipeline.after_${label}.rebuilt_vs_following`, medians[1]! / medians[0]!, 'x');
+  };
+  let renamed = await buttonNamed('b55555');
+  await afterChange('rename[//Button[@Name=new name]]', (run) => {
+    const name = `renamed-${run}`;
+    renamed.set('Name', uiString(name));
+    mock.emit({ kind: 'NodeUpdated', runtimeId: renamed.runtimeId, attributes: ['Name'] });
+    return Promise.resolve(`//Button[@Name='${name}']`);
+  });
+  renamed = await buttonNamed('renamed-12');
+  let removed: MockNode | undefined;
+  await afterChange('remove[count(//Button)]', async (run) => {
+    if (removed) {
+      removed.removed = false;
+      mock.emit({ kind: 'NodeAdded', runtimeId: removed.runtimeId, parentRuntimeId: removed.parent?.runtimeId });
+      await service.evaluate('//Button');
+    }
+    removed = await buttonNamed(`b${44444 + run}`);
+    removed.removed = true;
+    mock.emit({ kind: 'NodeRemoved', runtimeId: removed.runtimeId, parentRuntimeId: removed.parent?.runtimeId });
+    return 'count(//Button)';
+  });
   // Cancellation latency: a long query is cancelled mid-way; how long until the evaluation has stopped.
   for (const xpath of ["count(//*[matches(@Name, '^b9+$')])", '//Button[string-length(@Name) > 100]']) {
     const controller = new AbortController();
