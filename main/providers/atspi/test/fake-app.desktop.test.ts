@@ -1,6 +1,7 @@
 // The provider against a fake AT-SPI application (fake-app.ts) on a private bus: deferred developer ids (a complete
 // cache carries none; they are read in one bulk call when first asked, and are right in attributes, XPath and the
-// runtime's views), and cycle detection on the lazy walk. Needs dbus-daemon (part of the desktop packages).
+// runtime's views), cycle detection on the lazy walk, and absurd child counts. Needs dbus-daemon (part of the desktop
+// packages).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { XPathService } from '../../../xpath/xpath-service.js';
 import { DbusClient } from '../dbus-client.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';
+import { MAX_CHILDREN } from '../tree-loader.js';
 import { S } from '../states.js';
 import type { FakeNode, FakeTree } from './fake-app.js';
 import '../register.js';
@@ -107,6 +109,31 @@ async function flat(root: AtspiNode): Promise<AtspiNode[]> {
     stack.push(...((await node.children()) as AtspiNode[]));
   }
   return out;
+}
+
+/** Runs `body` with a provider on a fresh fake application whose tree was walked, and stops both after. */
+async function withFakeApp(
+  tree: FakeTree,
+  body: (context: {
+    provider: AtspiProvider;
+    app: AtspiNode;
+    walked: AtspiNode[];
+    log(): Promise<string[]>;
+  }) => Promise<void>,
+): Promise<void> {
+  const fake = await startFake(tree);
+  try {
+    const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
+    try {
+      const [app] = (await provider.roots()) as AtspiNode[];
+      assert.ok(app);
+      await body({ provider, app, walked: await flat(app), log: fake.log });
+    } finally {
+      await provider.shutdown();
+    }
+  } finally {
+    fake.stop();
+  }
 }
 
 test('a complete cache loads the tree in one call; ids come in one GetTree when first asked, and are right', async () => {
@@ -234,29 +261,76 @@ test('the lazy walk detects a child that lists its own ancestor, reports it and 
     { path: 'leaf', role: 29, name: 'Leaf', states: SHOWN, children: [] },
     { path: 'leaf2', role: 29, name: 'Leaf 2', states: SHOWN, children: [] },
   ];
-  const fake = await startFake({ nodes, cache: false, collection: false });
-  try {
-    const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
-    try {
-      const [app] = (await provider.roots()) as AtspiNode[];
-      assert.ok(app);
-      const walked = await flat(app);
-      assert.equal(app.data.app.loadedBy, 'GetChildren');
-      assert.deepEqual(walked.map((node) => node.name).sort(), ['Box', 'Leaf', 'Leaf 2', 'Loop', 'Main', 'cyclic']);
-      const loop = walked.find((node) => node.name === 'Loop') as AtspiNode;
-      assert.deepEqual(
-        (await loop.children()).map((node) => node.name),
-        ['Leaf 2'],
-      );
-      const problems = app.data.app.problems.join('\n');
-      assert.match(problems, /cycle: atspi:\/\/\S+\/org\/a11y\/atspi\/accessible\/win is listed as a child/);
-      assert.match(problems, /cycle: atspi:\/\/\S+\/org\/a11y\/atspi\/accessible\/loop is listed as a child/);
-      const status = provider.status();
-      assert.match(String(status.details?.problems), /cycle/);
-    } finally {
-      await provider.shutdown();
-    }
-  } finally {
-    fake.stop();
-  }
+  await withFakeApp({ nodes, cache: false, collection: false }, async ({ provider, app, walked }) => {
+    assert.equal(app.data.app.loadedBy, 'GetChildren');
+    assert.deepEqual(walked.map((node) => node.name).sort(), ['Box', 'Leaf', 'Leaf 2', 'Loop', 'Main', 'cyclic']);
+    const loop = walked.find((node) => node.name === 'Loop') as AtspiNode;
+    assert.deepEqual(
+      (await loop.children()).map((node) => node.name),
+      ['Leaf 2'],
+    );
+    const problems = app.data.app.problems.join('\n');
+    assert.match(problems, /cycle: atspi:\/\/\S+\/org\/a11y\/atspi\/accessible\/win is listed as a child/);
+    assert.match(problems, /cycle: atspi:\/\/\S+\/org\/a11y\/atspi\/accessible\/loop is listed as a child/);
+    const status = provider.status();
+    assert.match(String(status.details?.problems), /cycle/);
+  });
 });
+
+test(
+  'an absurd child count and children list are reported and cut off; the walk stays bounded',
+  { timeout: 60_000 },
+  async () => {
+    // "box" claims 2^31-1 children (Properties, cache item, GetTree) and GetChildren lists its three real children over
+    // and over, more than MAX_CHILDREN entries. The cache cannot be trusted for it, GetTree reports the absurd count,
+    // the lazy walk cuts the list at MAX_CHILDREN and follows each distinct child once; the rest of the tree is whole.
+    const listed = MAX_CHILDREN + 7;
+    const nodes: FakeNode[] = [
+      {
+        path: 'root',
+        role: 75,
+        name: 'absurd',
+        interfaces: [ACC, 'org.a11y.atspi.Application', 'org.a11y.atspi.Collection'],
+        children: ['win'],
+      },
+      { path: 'win', role: 23, name: 'Main', states: SHOWN, children: ['box', 'side'] },
+      {
+        path: 'box',
+        role: 39,
+        name: 'Box',
+        states: SHOWN,
+        children: ['a', 'b', 'c'],
+        childCount: 2_147_483_647,
+        listedChildren: listed,
+      },
+      { path: 'a', role: 29, name: 'A', states: SHOWN, children: [] },
+      { path: 'b', role: 29, name: 'B', states: SHOWN, children: [] },
+      { path: 'c', role: 29, name: 'C', states: SHOWN, children: [] },
+      { path: 'side', role: 39, name: 'Side', states: SHOWN, children: ['d'] },
+      { path: 'd', role: 43, name: 'D', states: SHOWN, children: [] },
+    ];
+    await withFakeApp({ nodes, cache: true, collection: true }, async ({ provider, app, walked, log }) => {
+      assert.equal(app.data.app.loadedBy, 'GetChildren');
+      assert.deepEqual(walked.map((node) => node.name).sort(), ['A', 'B', 'Box', 'C', 'D', 'Main', 'Side', 'absurd']);
+      const box = walked.find((node) => node.name === 'Box') as AtspiNode;
+      assert.deepEqual(
+        (await box.children()).map((node) => node.name),
+        ['A', 'B', 'C'],
+      );
+      assert.equal(box.data.childCount, 3);
+
+      const problems = app.data.app.problems.join('\n');
+      assert.match(problems, /\/box reports 2147483647 children \(absurd child count\)/);
+      const cut = `/box reports ${listed} children; only the first ${MAX_CHILDREN} are shown \\(absurd child count\\)`;
+      assert.match(problems, new RegExp(cut));
+      assert.match(String(provider.status().details?.problems), /absurd child count/);
+
+      // Each distinct child was read once, and the absurd list was asked for once.
+      const calls = await log();
+      const count = (line: string) => calls.filter((entry) => entry === line).length;
+      assert.equal(count('GetChildren /org/a11y/atspi/accessible/box'), 1);
+      for (const child of ['a', 'b', 'c']) assert.equal(count(`GetRole /org/a11y/atspi/accessible/${child}`), 1);
+      assert.ok(calls.length < 200, `bounded walk: ${calls.length} calls`);
+    });
+  },
+);

@@ -1,7 +1,8 @@
 // A fake AT-SPI application for tests, run as its own process on a private bus (fake-bus.ts starts both): it owns
 // org.a11y.atspi.Registry (listing itself as the one application) and answers the Accessible, Properties, Cache and
 // Collection calls the provider makes for a tree given as JSON. Every call is logged; `org.platynui.Test.CallLog`
-// returns the log. Trees may be broken on purpose (a child listing its own ancestor) to test the provider's checks.
+// returns the log. Trees may be broken on purpose (a child listing its own ancestor, an absurd child count or
+// children list) to test the provider's checks.
 //
 //   node fake-app.js <bus address> <tree json>
 import dbusNext from 'dbus-next';
@@ -20,6 +21,10 @@ export interface FakeNode {
   interfaces?: string[];
   /** Child paths (may list anything, including an ancestor: broken on purpose). */
   children: string[];
+  /** The ChildCount it reports (Properties, cache item, GetTree) whatever its children list says: broken on purpose. */
+  childCount?: number;
+  /** GetChildren answers the children list repeated to this many entries (an absurd children list). */
+  listedChildren?: number;
 }
 
 export interface FakeTree {
@@ -51,6 +56,12 @@ async function main(): Promise<void> {
 
   const ref = (path: string) => [me, path];
   const interfacesOf = (node: FakeNode) => node.interfaces ?? [ACCESSIBLE, 'org.a11y.atspi.Component'];
+  const childCountOf = (node: FakeNode) => node.childCount ?? node.children.length;
+  const listedChildrenOf = (node: FakeNode) => {
+    const count = node.listedChildren ?? node.children.length;
+    if (node.children.length === 0) return [];
+    return Array.from({ length: count }, (_, i) => ref(PREFIX + (node.children[i % node.children.length] as string)));
+  };
   const reply = (bus: typeof app, msg: DbusMessage, signature: string, body: unknown[]) => {
     bus.send(Message.newMethodReturn(msg, signature, body));
     return true;
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
         case 'Description':
           return reply(app, msg, 'v', [new Variant('s', '')]);
         case 'ChildCount':
-          return reply(app, msg, 'v', [new Variant('i', node.children.length)]);
+          return reply(app, msg, 'v', [new Variant('i', childCountOf(node))]);
         case 'AccessibleId':
           return reply(app, msg, 'v', [new Variant('s', node.id ?? '')]);
         case 'Parent':
@@ -105,7 +116,7 @@ async function main(): Promise<void> {
           ref(PREFIX + 'root'),
           ref(parent ?? '/org/a11y/atspi/null'),
           index,
-          n.children.length,
+          childCountOf(n),
           interfacesOf(n),
           n.name,
           n.role,
@@ -127,7 +138,7 @@ async function main(): Promise<void> {
         if (!n || depth > 50) return;
         const props: { [key: string]: InstanceType<typeof Variant> } = {};
         for (const name of properties) {
-          if (name === 'ChildCount') props[name] = new Variant('i', n.children.length);
+          if (name === 'ChildCount') props[name] = new Variant('i', childCountOf(n));
           if (name === 'AccessibleId') props[name] = new Variant('s', n.id ?? '');
         }
         out.push([ref(p), props]);
@@ -141,7 +152,7 @@ async function main(): Promise<void> {
     if (!node) return error(app, msg, 'org.freedesktop.DBus.Error.UnknownObject');
     switch (msg.member) {
       case 'GetChildren':
-        return reply(app, msg, 'a(so)', [node.children.map((child) => ref(PREFIX + child))]);
+        return reply(app, msg, 'a(so)', [listedChildrenOf(node)]);
       case 'GetRole':
         return reply(app, msg, 'u', [node.role]);
       case 'GetState':
