@@ -10,6 +10,8 @@ import type { ActionRequest, ProviderAttribute, ProviderNode } from './provider.
 export interface NodeOwner {
   adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode;
   countFetched(nodes: number): void;
+  /** The node dropped its cached data (and its children list when `children`): caches of the tree learn of it. */
+  invalidated(node: RuntimeNode, children: boolean): void;
 }
 
 /**
@@ -284,6 +286,7 @@ export class RuntimeNode {
       this.childrenCache = undefined;
       this.childrenCurrent = false;
     }
+    this.owner.invalidated(this, options.children !== false);
   }
 
   markRemoved(): void {

@@ -166,8 +166,27 @@ export class Runtime implements NodeOwner {
   }
 
   invalidateAll(): void {
-    for (const node of this.nodes.values()) node.invalidate();
+    this.quietly(() => {
+      for (const node of this.nodes.values()) node.invalidate();
+    });
     this.step('all');
+  }
+
+  /** Set while the runtime invalidates nodes as part of one generation step it reports itself. */
+  private quiet = false;
+
+  private quietly(invalidate: () => void): void {
+    this.quiet = true;
+    try {
+      invalidate();
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  /** A node invalidated from outside (a front end's refresh): one generation step with that node. */
+  invalidated(node: RuntimeNode, children: boolean): void {
+    if (!this.quiet) this.step([{ node, children }]);
   }
 
   /** Registers a listener told of every generation step (see TreeChangeListener); returns its removal. */
@@ -183,6 +202,12 @@ export class Runtime implements NodeOwner {
 
   private onProviderEvent(providerId: string, event: ProviderEvent): void {
     const changes: TreeChange[] = [];
+    this.quietly(() => this.applyEvent(event, changes));
+    this.step(event.kind === 'TreeInvalidated' ? 'all' : changes);
+    this.dispatcher.dispatch({ ...event, providerId });
+  }
+
+  private applyEvent(event: ProviderEvent, changes: TreeChange[]): void {
     const changeChildren = (node: RuntimeNode) => {
       node.invalidate();
       changes.push({ node, children: true });
@@ -215,8 +240,6 @@ export class Runtime implements NodeOwner {
         this.desktop.invalidate();
         break;
     }
-    this.step(event.kind === 'TreeInvalidated' ? 'all' : changes);
-    this.dispatcher.dispatch({ ...event, providerId });
   }
 
   private removeSubtree(node: RuntimeNode): void {

@@ -359,6 +359,12 @@ test('the worker indexes a tree it holds whole, and keeps answering from the ind
     assert.deepEqual(await ask('count(//Button)'), { answer: ['4'], engine: 'fast', indexed: true });
     assert.deepEqual(await ask("//Button[@Name='b3']"), { answer: [], engine: 'fast', indexed: true });
     assert.deepEqual(await ask('//Pane/Button[last()]'), { answer: ids('b2'), engine: 'fast', indexed: true });
+    // A list that changed without an event is seen once a front end refreshes the node (RuntimeNode.invalidate).
+    live.buttons.push('by');
+    assert.deepEqual(await ask('//Pane/Button[last()]'), { answer: ids('b2'), engine: 'fast', indexed: true });
+    changing.node('live:pane')!.invalidate();
+    assert.deepEqual(await ask('//Pane/Button[last()]'), { answer: ids('by'), engine: 'fast', indexed: true });
+    live.buttons.pop();
   } finally {
     await service.close();
     await changing.shutdown();
