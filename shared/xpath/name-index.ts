@@ -23,44 +23,54 @@ export class NameIndex<N> {
   /** Per group: the elements with a given Name attribute, in document order, for the names asked for. */
   private readonly byName = new Map<N[], Map<string, NamedElements<N>>>();
   /** Elements indexed. */
-  readonly size: number;
+  size = 0;
 
   constructor(private readonly source: NameIndexSource<N>) {
-    let size = 0;
-    // Preorder without recursion (trees can be deep): a stack of child lists and positions in them.
-    const lists: (readonly N[])[] = [source.children(source.root)];
-    const owners: N[] = [source.root];
-    const at: number[] = [0];
     let lastNs: string | undefined;
     let lastLocal: string | undefined;
     let lastGroup: N[] = [];
+    this.walk(source.children(source.root), source.root, (node) => {
+      const ns = source.namespaceUri(node);
+      const local = source.localName(node);
+      // Siblings mostly share their role: the group of the previous element first, then the maps.
+      if (local !== lastLocal || ns !== lastNs) {
+        lastGroup = this.group(ns, local);
+        lastNs = ns;
+        lastLocal = local;
+      }
+      lastGroup.push(node);
+    });
+  }
+
+  private group(ns: string, local: string): N[] {
+    let byLocal = this.byNamespace.get(ns);
+    if (!byLocal) this.byNamespace.set(ns, (byLocal = new Map()));
+    let group = byLocal.get(local);
+    if (!group) byLocal.set(local, (group = []));
+    return group;
+  }
+
+  /** Preorder over `list` (listed by `owner`) and below, alias edges skipped, without recursion (trees are deep). */
+  private walk(list: readonly N[], owner: N, visit: (node: N) => void): void {
+    const { source } = this;
+    const lists: (readonly N[])[] = [list];
+    const owners: N[] = [owner];
+    const at: number[] = [0];
     while (lists.length) {
       const top = lists.length - 1;
-      const list = lists[top]!;
+      const current = lists[top]!;
       const i = at[top]!;
-      if (i >= list.length) {
+      if (i >= current.length) {
         lists.pop();
         owners.pop();
         at.pop();
         continue;
       }
       at[top] = i + 1;
-      const node = list[i]!;
+      const node = current[i]!;
       if (source.parent(node) !== owners[top]) continue; // an alias edge
-      size++;
-      const ns = source.namespaceUri(node);
-      const local = source.localName(node);
-      // Siblings mostly share their role: the group of the previous element first, then the maps.
-      if (local !== lastLocal || ns !== lastNs) {
-        let byLocal = this.byNamespace.get(ns);
-        if (!byLocal) this.byNamespace.set(ns, (byLocal = new Map()));
-        let group = byLocal.get(local);
-        if (!group) byLocal.set(local, (group = []));
-        lastGroup = group;
-        lastNs = ns;
-        lastLocal = local;
-      }
-      lastGroup.push(node);
+      this.size++;
+      visit(node);
       const kids = source.children(node);
       if (kids.length) {
         lists.push(kids);
@@ -68,7 +78,50 @@ export class NameIndex<N> {
         at.push(0);
       }
     }
-    this.size = size;
+  }
+
+  /**
+   * Follows a change of one child list: `removed` are every element of the subtrees that left it (as the index
+   * holds them), `added` the new children whose subtrees the source now holds whole. Their elements go into their
+   * groups at their place in document order (`compare`), found by binary search: a subtree's elements of one group
+   * are contiguous in it. Groups touched forget what they found by Name.
+   */
+  patch(removed: readonly N[], added: readonly N[], compare: (a: N, b: N) => number): void {
+    const { source } = this;
+    const touched = new Set<N[]>();
+    if (removed.length) {
+      const gone = new Set(removed);
+      const groups = new Set<N[]>();
+      for (const node of removed) groups.add(this.group(source.namespaceUri(node), source.localName(node)));
+      for (const group of groups) {
+        let kept = 0;
+        for (let i = 0; i < group.length; i++) if (!gone.has(group[i]!)) group[kept++] = group[i]!;
+        this.size -= group.length - kept;
+        group.length = kept;
+        touched.add(group);
+      }
+    }
+    for (const root of added) {
+      const parts = new Map<N[], N[]>();
+      this.walk([root], source.parent(root)!, (node) => {
+        const group = this.group(source.namespaceUri(node), source.localName(node));
+        let part = parts.get(group);
+        if (!part) parts.set(group, (part = []));
+        part.push(node);
+      });
+      for (const [group, part] of parts) {
+        let low = 0;
+        let high = group.length;
+        while (low < high) {
+          const mid = (low + high) >>> 1;
+          if (compare(group[mid]!, root) < 0) low = mid + 1;
+          else high = mid;
+        }
+        group.splice(low, 0, ...part);
+        touched.add(group);
+      }
+    }
+    for (const group of touched) this.byName.delete(group);
   }
 
   /**

@@ -67,7 +67,8 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   /**
    * The index by name, built (buildIndex) once the mirror holds the whole tree. The mirror follows the runtime's
    * changes (applyChanges): a renamed node keeps the index (its group forgets what it found by Name); a changed
-   * list drops it, and it is built again from the mirror, without fetching, once the lists are fetched again.
+   * list fetched again patches it (NameIndex.patch), or drops it when a new subtree did not come whole (built
+   * again from the mirror, without fetching, once it is whole).
    */
   private names: NameIndex<MirrorNode> | undefined;
   /** Times the index was built. */
@@ -134,10 +135,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       }
       node.name = record.name;
       node.id = record.id;
-      if (children && node.children) {
-        this.stale.add(node);
-        this.dropIndexForChange();
-      }
+      if (children && node.children) this.stale.add(node);
     }
   }
 
@@ -169,18 +167,50 @@ export class MirrorTree implements XdmTree<MirrorNode> {
         const fresh = response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : [];
         node.children = fresh;
         const kept = new Set(fresh);
-        for (const child of old) if (!kept.has(child) && child.parent === node) this.forget(child);
+        const removed: MirrorNode[] = [];
+        for (const child of old) if (!kept.has(child) && child.parent === node) this.forget(child, removed);
         this.stale.delete(node);
+        // The index follows the list when the mirror is whole again (the new subtrees came whole), else it goes.
+        if (!this.names) continue;
+        if (this.unlisted !== 0) this.dropIndexForChange();
+        else {
+          const before = new Set(old);
+          const added = fresh.filter((child) => !before.has(child) && child.parent === node);
+          this.names.patch(removed, added, (a, b) => this.compareOrder(a, b));
+          this.indexPatches++;
+        }
       }
     }
     if (this.rebuildIndex && this.buildIndex()) this.rebuildIndex = false;
   }
 
-  /** Drops a node that left the tree and everything below it from the mirror. */
-  private forget(node: MirrorNode): void {
+  /** Document order of two elements the mirror holds (real edges only: an element's place in its parent's list). */
+  private compareOrder(a: MirrorNode, b: MirrorNode): number {
+    if (a === b) return 0;
+    const path = (node: MirrorNode) => {
+      const out: MirrorNode[] = [];
+      for (let n: MirrorNode | null = node; n; n = n.parent) out.push(n);
+      return out.reverse();
+    };
+    const pa = path(a);
+    const pb = path(b);
+    let d = 0;
+    while (d < pa.length && d < pb.length && pa[d] === pb[d]) d++;
+    if (d === pa.length) return -1; // a is an ancestor of b
+    if (d === pb.length) return 1;
+    const siblings = pa[d - 1]!.children!;
+    return siblings.indexOf(pa[d]!) - siblings.indexOf(pb[d]!);
+  }
+
+  /** Times the index followed a changed list instead of being built again (for tests). */
+  indexPatches = 0;
+
+  /** Drops a node that left the tree and everything below it from the mirror (collected in `out`). */
+  private forget(node: MirrorNode, out: MirrorNode[]): void {
     const below = [node];
     for (let next = below.pop(); next; next = below.pop()) {
       if (this.nodes.get(next.h) !== next) continue;
+      out.push(next);
       this.nodes.delete(next.h);
       this.stale.delete(next);
       if (!next.children) this.unlisted--;
