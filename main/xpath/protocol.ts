@@ -71,7 +71,7 @@ export interface EvaluateRequest {
   id: number;
   xpath: string;
   context: number;
-  /** The runtime's tree generation: the worker drops its mirror when it changed. */
+  /** The runtime's tree generation the request is of (the mirror is brought to it by `root` or `changes`). */
   generation: number;
   /** Sent only when the worker's mirror must be built anew (no mirror yet, or a change the runtime did not detail). */
   root?: NodeRecord;
