@@ -32,7 +32,7 @@ const STATE_NAMES: ReadonlySet<string> = new Set(STATE_ATTRIBUTE_NAMES);
 /**
  * A snapshot the way an efficient client takes one through the ProviderNode contract: level by level, the children
  * (held ones through peekChildren) and attribute lists of a whole level at once, then the values of the wanted
- * attributes.
+ * attributes (held ones through peek).
  */
 async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false): Promise<SnapshotNode> {
   // Developer ids, when asked for, are made definitive first (the provider defers them until asked).
@@ -60,7 +60,10 @@ async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false
       for (const attribute of attributeLists[i] ?? []) {
         if (attribute.namespace !== 'control') continue;
         if (STATE_NAMES.has(attribute.name)) {
-          reads.push(attribute.read().then((value) => void (out.states[attribute.name] = value)));
+          // Values the provider holds come without a promise (peek); the rest are read.
+          const held = attribute.peek?.();
+          if (held !== undefined) out.states[attribute.name] = held;
+          else reads.push(attribute.read().then((value) => void (out.states[attribute.name] = value)));
         } else if (withBounds && attribute.name === 'Bounds') {
           reads.push(attribute.read().then((value) => void (out.bounds = value)));
         }

@@ -6,6 +6,9 @@ import type { UiValue } from '../../shared/model/values.js';
 import { uiArray, uiString } from '../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from './provider.js';
 
+/** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
+const NO_VALUE: UiValue = uiString('');
+
 /** What a node needs from the runtime that owns it. */
 export interface NodeOwner {
   adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode;
@@ -162,18 +165,27 @@ export class RuntimeNode {
     const matching = listed.filter(
       (attribute) => attribute.name === localName && !(secret && attribute.namespace === 'control'),
     );
-    const values = await Promise.all(matching.map((attribute) => this.readOne(attribute)));
-    const entries: AttributeEntry[] = matching.map((attribute, index) => ({
-      namespace: attribute.namespace,
-      name: attribute.name,
-      value: values[index]!,
-    }));
+    const entries = await this.entriesOf(matching);
     const providedControl = matching.some((attribute) => attribute.namespace === 'control');
     if (!providedControl) {
       const own = await this.ownAttribute(localName);
       if (own) entries.unshift(own);
     }
     return entries;
+  }
+
+  /** The entries of these attributes in order: held values as they are (peek), one promise only for the rest. */
+  private entriesOf(attributes: readonly ProviderAttribute[]): AttributeEntry[] | Promise<AttributeEntry[]> {
+    const entries: AttributeEntry[] = [];
+    let reads: Array<Promise<void>> | undefined;
+    for (const attribute of attributes) {
+      const entry: AttributeEntry = { namespace: attribute.namespace, name: attribute.name, value: NO_VALUE };
+      entries.push(entry);
+      const held = attribute.peek?.();
+      if (held !== undefined) entry.value = held;
+      else (reads ??= []).push(this.readOne(attribute).then((value) => void (entry.value = value)));
+    }
+    return reads ? Promise.all(reads).then(() => entries) : entries;
   }
 
   private readOne(attribute: ProviderAttribute): Promise<UiValue> {
@@ -219,12 +231,7 @@ export class RuntimeNode {
       const readable = attributes.filter(
         (attribute) => !(secure && attribute.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(attribute.name)),
       );
-      const values = await Promise.all(readable.map((attribute) => this.readOne(attribute)));
-      provided = readable.map((attribute, index) => ({
-        namespace: attribute.namespace,
-        name: attribute.name,
-        value: values[index]!,
-      }));
+      provided = await this.entriesOf(readable);
     }
     const entries = provided.filter(
       (entry) =>

@@ -93,6 +93,13 @@ export interface ProviderAttribute {
   name: string;
   /** Reads the value on demand; reading can mean a round trip to the accessibility technology. */
   read(): Promise<UiValue>;
+  /**
+   * The value when the provider already holds it (e.g. header data from a bulk load), without any call or promise;
+   * undefined when it would have to ask, and always for a node that went stale, was invalidated or changed since
+   * this attribute was handed out: then read(), which refreshes. Never serves a secret (Text, Value ... of a secure
+   * node). Lets clients that read many values (snapshots, queries) skip one promise per value.
+   */
+  peek?(): UiValue | undefined;
 }
 
 /** One UI element as a provider sees it. Children and attribute values are produced lazily. */

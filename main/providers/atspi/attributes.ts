@@ -1,4 +1,5 @@
-import { AttributeNames as A } from '../../../shared/model/attributes.js';
+import { AttributeNames as A, SECRET_ATTRIBUTE_NAMES } from '../../../shared/model/attributes.js';
+import { InspectorError } from '../../../shared/model/errors.js';
 import type { Namespace } from '../../../shared/model/namespaces.js';
 import type { Rect, UiValue } from '../../../shared/model/values.js';
 import {
@@ -96,13 +97,26 @@ export function isReadOnly(data: NodeData): boolean {
 /** Reads one attribute value of a node; module-level functions, so building a node's list allocates no closures. */
 export type AttributeReader = (ctx: AttributeContext) => Promise<UiValue>;
 
-/** One attribute of a node as the provider hands it out: a known value or a reader called on demand. */
+/** Makes a held value from the node's data (module-level functions: no closure per node). */
+export type HeldValue = (data: NodeData) => UiValue;
+
+/** One attribute of a node as the provider hands it out. */
 export interface NodeAttribute extends ProviderAttribute {
-  /** The value when it needs no call (header data); undefined otherwise. */
-  readonly immediate: UiValue | undefined;
+  peek(): UiValue | undefined;
 }
 
-/** An attribute read on demand (a call to the application, memoized per node). */
+/** The node an attribute belongs to, as its attributes see it. */
+export interface AttributeOwner extends AttributeContext {
+  /**
+   * Grows whenever the node's attribute list is dropped (an event changed its data, or it was invalidated): attribute
+   * objects of an older list no longer serve held values.
+   */
+  readonly attributeGeneration: number;
+  /** The node's current attribute list (a stale header is read again first; throws stale-node for a gone node). */
+  currentAttributes(): Promise<readonly NodeAttribute[]>;
+}
+
+/** An attribute read on demand (a call to the application, memoized per node); never held, so peek() says so. */
 export class AtspiAttribute implements NodeAttribute {
   constructor(
     readonly namespace: Namespace,
@@ -116,40 +130,53 @@ export class AtspiAttribute implements NodeAttribute {
     return this.reader(this.ctx).catch(this.guard);
   }
 
-  get immediate(): UiValue | undefined {
+  peek(): UiValue | undefined {
     return undefined;
   }
 }
 
 /**
- * An attribute whose value came with the node's header. Immutable, so one instance serves every node with the same
- * name and (shared) value: ten thousand enabled nodes share one `IsEnabled = true`, and its one resolved promise.
+ * An attribute whose value the provider holds (header data: role, name, states ...). peek() serves it without a
+ * promise while the node is usable and its data unchanged since the list was built; otherwise it says undefined and
+ * read() refreshes (a stale header is read again, the value taken from the node's current list). The value is made
+ * on first use; booleans, role names and the like are shared constants.
  */
-export class KnownAttribute implements NodeAttribute {
-  private promise: Promise<UiValue> | undefined;
+export class HeldAttribute implements NodeAttribute {
+  private value: UiValue | undefined;
 
   constructor(
     readonly namespace: Namespace,
     readonly name: string,
-    readonly immediate: UiValue,
-  ) {}
+    private readonly owner: AttributeOwner,
+    private readonly generation: number,
+    private readonly make: HeldValue | undefined,
+    value?: UiValue,
+  ) {
+    this.value = value;
+  }
+
+  peek(): UiValue | undefined {
+    const owner = this.owner;
+    const data = owner.data;
+    if (owner.attributeGeneration !== this.generation || data.stale || data.invalid || data.app.gone) return undefined;
+    // Never a secret, whatever list it came from (held attributes are header data, but the contract is kept here).
+    if (SECRET_ATTRIBUTE_NAMES.has(this.name) && owner.isSecure) return undefined;
+    return (this.value ??= (this.make as HeldValue)(data));
+  }
 
   read(): Promise<UiValue> {
-    return (this.promise ??= Promise.resolve(this.immediate));
+    const held = this.peek();
+    if (held !== undefined) return Promise.resolve(held);
+    return this.owner.currentAttributes().then((list) => {
+      const current = list.find((entry) => entry.namespace === this.namespace && entry.name === this.name);
+      if (!current || current === this) {
+        throw new InspectorError('unsupported', `${this.name} is not available on ${this.owner.data.key}`, {
+          runtimeId: this.owner.data.key,
+        });
+      }
+      return current.read();
+    });
   }
-}
-
-const sharedKnown = new Map<Namespace, Map<string, Map<UiValue, KnownAttribute>>>();
-
-/** The shared instance for a value that is itself a shared constant (booleans, role names, technology ...). */
-function sharedAttribute(namespace: Namespace, name: string, value: UiValue): KnownAttribute {
-  let byName = sharedKnown.get(namespace);
-  if (!byName) sharedKnown.set(namespace, (byName = new Map()));
-  let byValue = byName.get(name);
-  if (!byValue) byName.set(name, (byValue = new Map()));
-  let attribute = byValue.get(value);
-  if (!attribute) byValue.set(value, (attribute = new KnownAttribute(namespace, name, value)));
-  return attribute;
 }
 
 const readBounds: AttributeReader = async (ctx) => uiRect(await readExtents(ctx));
@@ -198,10 +225,6 @@ const readImageDescription: AttributeReader = async (ctx) =>
 const readToolkitName: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitName(ctx.data.ref));
 const readToolkitVersion: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitVersion(ctx.data.ref));
 
-const readStateNames: AttributeReader = (ctx) => Promise.resolve(uiArray(stateNames(ctx.data.states).map(uiString)));
-const readInterfaceNames: AttributeReader = (ctx) =>
-  Promise.resolve(uiArray(ctx.data.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', '')))));
-
 const roleValues = new Map<number, UiValue>();
 const nativeRoleValues = new Map<number, UiValue>();
 function roleValue(role: number): UiValue {
@@ -225,6 +248,26 @@ const TOGGLE_VALUES: { [state: string]: UiValue } = {
   Indeterminate: uiString('Indeterminate'),
 };
 
+const heldRuntimeId: HeldValue = (d) => uiString(d.key);
+const heldRole: HeldValue = (d) => roleValue(d.role);
+const heldNativeRole: HeldValue = (d) => nativeRoleValue(d.role);
+const heldName: HeldValue = (d) => uiString(d.name);
+const heldDescription: HeldValue = (d) => uiString(d.description);
+const heldId: HeldValue = (d) => uiString(d.accessibleId);
+const heldChildCount: HeldValue = (d) => uiInteger(d.children?.length ?? d.childCount);
+const heldEnabled: HeldValue = (d) => bool(hasState(d.states, S.Enabled));
+const heldVisible: HeldValue = (d) => bool(hasState(d.states, S.Visible) && hasState(d.states, S.Showing));
+const heldInView: HeldValue = (d) => bool(hasState(d.states, S.Showing));
+const heldFocused: HeldValue = (d) => bool(hasState(d.states, S.Focused));
+const heldSelected: HeldValue = (d) => bool(hasState(d.states, S.Selected));
+const heldExpanded: HeldValue = (d) => bool(hasState(d.states, S.Expanded));
+const heldToggleState: HeldValue = (d) => TOGGLE_VALUES[toggleState(d.states)] as UiValue;
+const heldReadOnly: HeldValue = (d) => bool(isReadOnly(d));
+const heldMultiselectable: HeldValue = (d) => bool(hasState(d.states, S.Multiselectable));
+const heldStateNames: HeldValue = (d) => uiArray(stateNames(d.states).map(uiString));
+const heldInterfaceNames: HeldValue = (d) =>
+  uiArray(d.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', ''))));
+
 export interface ExtraAttribute {
   namespace: Namespace;
   name: string;
@@ -236,50 +279,50 @@ export interface ExtraAttribute {
  * header values come along, the rest is read on demand. Secure nodes get no Text, Value or text-derived attribute.
  */
 export function buildAttributes(
-  ctx: AttributeContext,
+  owner: AttributeOwner,
   guard: (error: unknown) => never,
   roleOverride: string | undefined,
   extra: readonly ExtraAttribute[] = [],
 ): NodeAttribute[] {
-  const { data } = ctx;
+  const data = owner.data;
+  const generation = owner.attributeGeneration;
   const out: NodeAttribute[] = [];
-  // Node-specific values get their own instance; shared constants (booleans, role names) the shared one.
-  const value = (namespace: Namespace, name: string, v: UiValue) => out.push(new KnownAttribute(namespace, name, v));
-  const shared = (namespace: Namespace, name: string, v: UiValue) => out.push(sharedAttribute(namespace, name, v));
+  const held = (namespace: Namespace, name: string, make: HeldValue) =>
+    out.push(new HeldAttribute(namespace, name, owner, generation, make));
+  const fixed = (namespace: Namespace, name: string, v: UiValue) =>
+    out.push(new HeldAttribute(namespace, name, owner, generation, undefined, v));
   const lazy = (namespace: Namespace, name: string, reader: AttributeReader) =>
-    out.push(new AtspiAttribute(namespace, name, ctx, reader, guard));
+    out.push(new AtspiAttribute(namespace, name, owner, reader, guard));
   const states = data.states;
   const component = hasInterface(data, 'Component');
   const text = hasInterface(data, 'Text');
   const editable = hasInterface(data, 'EditableText');
   const valueIface = hasInterface(data, 'Value');
   const selection = hasInterface(data, 'Selection');
-  const secure = ctx.isSecure;
-  const nameValue = uiString(data.name);
-  const descriptionValue = uiString(data.description);
+  const secure = owner.isSecure;
 
-  value('control', A.RuntimeId, uiString(data.key));
-  if (roleOverride) value('control', A.Role, uiString(roleOverride));
-  else shared('control', A.Role, roleValue(data.role));
-  value('control', A.Name, nameValue);
-  value('control', A.Description, descriptionValue);
-  if (data.accessibleId) value('control', A.Id, uiString(data.accessibleId));
-  shared('control', A.Technology, TECHNOLOGY_VALUE);
+  held('control', A.RuntimeId, heldRuntimeId);
+  if (roleOverride) fixed('control', A.Role, uiString(roleOverride));
+  else held('control', A.Role, heldRole);
+  held('control', A.Name, heldName);
+  held('control', A.Description, heldDescription);
+  if (data.accessibleId) held('control', A.Id, heldId);
+  fixed('control', A.Technology, TECHNOLOGY_VALUE);
 
   // Component-gated attributes (PlatynUI: only when the Component interface is there).
   if (component) {
     lazy('control', A.Bounds, readBounds);
     lazy('control', A.ActivationPoint, readActivationPoint);
-    shared('control', A.IsEnabled, bool(hasState(states, S.Enabled)));
-    shared('control', A.IsVisible, bool(hasState(states, S.Visible) && hasState(states, S.Showing)));
-    shared('control', A.IsInView, bool(hasState(states, S.Showing)));
-    shared('control', A.IsFocused, bool(hasState(states, S.Focused)));
+    held('control', A.IsEnabled, heldEnabled);
+    held('control', A.IsVisible, heldVisible);
+    held('control', A.IsInView, heldInView);
+    held('control', A.IsFocused, heldFocused);
   }
-  if (hasState(states, S.Selectable)) shared('control', A.IsSelected, bool(hasState(states, S.Selected)));
-  if (hasState(states, S.Expandable)) shared('control', A.IsExpanded, bool(hasState(states, S.Expanded)));
-  if (isToggleable(data)) shared('control', A.ToggleState, TOGGLE_VALUES[toggleState(states)] as UiValue);
-  if (text || editable) shared('control', A.IsReadOnly, bool(isReadOnly(data)));
-  if (text || editable || secure) shared('control', A.IsSecure, bool(secure));
+  if (hasState(states, S.Selectable)) held('control', A.IsSelected, heldSelected);
+  if (hasState(states, S.Expandable)) held('control', A.IsExpanded, heldExpanded);
+  if (isToggleable(data)) held('control', A.ToggleState, heldToggleState);
+  if (text || editable) held('control', A.IsReadOnly, heldReadOnly);
+  if (text || editable || secure) fixed('control', A.IsSecure, bool(secure));
 
   if (!secure) {
     if (text) {
@@ -296,19 +339,19 @@ export function buildAttributes(
   }
   if (selection) {
     lazy('control', A.SelectedItems, readSelectedItems);
-    shared('control', A.CanSelectMultiple, bool(hasState(states, S.Multiselectable)));
+    held('control', A.CanSelectMultiple, heldMultiselectable);
   }
-  if (hasState(states, S.Iconified)) shared('control', A.IsMinimized, TRUE);
-  for (const item of extra) value(item.namespace, item.name, item.value);
+  if (hasState(states, S.Iconified)) fixed('control', A.IsMinimized, TRUE);
+  for (const item of extra) fixed(item.namespace, item.name, item.value);
 
   // Native attributes: native:Role and native:<Interface>.<Property>.
-  shared('native', 'Role', nativeRoleValue(data.role));
-  value('native', 'Accessible.Name', nameValue);
-  value('native', 'Accessible.Description', descriptionValue);
-  if (data.accessibleId) value('native', 'Accessible.AccessibleId', uiString(data.accessibleId));
-  value('native', 'Accessible.ChildCount', uiInteger(data.children?.length ?? data.childCount));
-  lazy('native', 'Accessible.States', readStateNames);
-  lazy('native', 'Accessible.Interfaces', readInterfaceNames);
+  held('native', 'Role', heldNativeRole);
+  held('native', 'Accessible.Name', heldName);
+  held('native', 'Accessible.Description', heldDescription);
+  if (data.accessibleId) held('native', 'Accessible.AccessibleId', heldId);
+  held('native', 'Accessible.ChildCount', heldChildCount);
+  held('native', 'Accessible.States', heldStateNames);
+  held('native', 'Accessible.Interfaces', heldInterfaceNames);
   lazy('native', 'Accessible.Attributes', readObjectAttributesValue);
   if (component) lazy('native', 'Component.Extents', readBounds);
   if (hasInterface(data, 'Action')) lazy('native', 'Action.Names', readActionNames);

@@ -2,6 +2,7 @@ import { AttributeNames as A } from '../../../shared/model/attributes.js';
 import type { AttributeEntry } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Namespace } from '../../../shared/model/namespaces.js';
+import type { UiValue } from '../../../shared/model/values.js';
 import { uiInteger, uiString } from '../../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../runtime/provider.js';
 import type { WindowManager } from '../../runtime/platform.js';
@@ -45,6 +46,8 @@ export class AtspiNode implements ProviderNode {
   private attributeList: NodeAttribute[] | undefined;
   /** The attribute list was built while the application's ids were deferred (it has no Id yet). */
   private attributeListWithoutIds = false;
+  /** Grows whenever the attribute list is dropped: attribute objects of older lists stop serving held values. */
+  attributeGeneration = 0;
 
   constructor(
     private readonly host: NodeHost,
@@ -249,14 +252,29 @@ export class AtspiNode implements ProviderNode {
     return this.attributeObjects();
   }
 
+  /** The current attribute list, for attributes of an outdated list (AttributeOwner). */
+  currentAttributes(): Promise<readonly NodeAttribute[]> {
+    return this.attributeObjects();
+  }
+
   async readAllAttributes(): Promise<readonly AttributeEntry[]> {
     await this.loadId();
     const list = await this.attributeObjects();
-    const results = await Promise.allSettled(list.map((attribute) => attribute.read()));
+    // Held values come without a call or a promise; only the rest is read.
+    const values: Array<UiValue | undefined> = list.map((attribute) => attribute.peek());
+    const reads: Array<Promise<UiValue>> = [];
+    for (let i = 0; i < list.length; i++) if (values[i] === undefined) reads.push((list[i] as NodeAttribute).read());
+    const results = reads.length > 0 ? await Promise.allSettled(reads) : [];
     const out: AttributeEntry[] = [];
+    let next = 0;
     for (let i = 0; i < list.length; i++) {
-      const result = results[i] as PromiseSettledResult<AttributeEntry['value']>;
       const attribute = list[i] as NodeAttribute;
+      const held = values[i];
+      if (held !== undefined) {
+        out.push({ namespace: attribute.namespace, name: attribute.name, value: held });
+        continue;
+      }
+      const result = results[next++] as PromiseSettledResult<UiValue>;
       if (result.status === 'fulfilled') {
         out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
       } else {
@@ -314,9 +332,11 @@ export class AtspiNode implements ProviderNode {
   dropAttributes(): void {
     this.memoMap?.clear();
     this.attributeList = undefined;
+    this.attributeGeneration++;
   }
 
   invalidate(): void {
+    this.attributeGeneration++;
     this.memoMap?.clear();
     this.childrenPromise = undefined;
     this.childNodes = undefined;

@@ -1,0 +1,95 @@
+// The runtime reads held attribute values through ProviderAttribute.peek (no promise per value) and falls back to
+// read() where the provider says undefined; secrets stay out either way.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { UiValue } from '../../../shared/model/values.js';
+import { toJsonValue, uiBool, uiString } from '../../../shared/model/values.js';
+import { RuntimeNode } from '../node.js';
+import type { ProviderAttribute, ProviderNode } from '../provider.js';
+
+interface Counted {
+  reads: number;
+}
+
+function attribute(name: string, value: UiValue, held: boolean, counter: Counted): ProviderAttribute {
+  return {
+    namespace: 'control',
+    name,
+    read: () => {
+      counter.reads++;
+      return Promise.resolve(value);
+    },
+    peek: () => (held ? value : undefined),
+  };
+}
+
+function source(attributes: ProviderAttribute[], isSecure = false): ProviderNode {
+  return {
+    runtimeId: 'test:1',
+    namespace: 'control',
+    role: 'Edit',
+    name: 'Field',
+    id: undefined,
+    isSecure,
+    children: () => Promise.resolve([]),
+    attributes: () => Promise.resolve(attributes),
+    supportedPatterns: () => Promise.resolve([]),
+    performAction: () => Promise.resolve(),
+    isValid: () => Promise.resolve(true),
+    invalidate: () => undefined,
+  };
+}
+
+const owner = { adopt: () => assert.fail('no children'), countFetched: () => undefined };
+
+test('attributesNamed and attributes take held values without read(), and read() the others', async () => {
+  const counter: Counted = { reads: 0 };
+  const node = new RuntimeNode(
+    owner,
+    source([
+      attribute('IsEnabled', uiBool(true), true, counter),
+      attribute('Bounds', uiString('lazy'), false, counter),
+      attribute('Description', uiString('held'), true, counter),
+    ]),
+    undefined,
+    'Test',
+  );
+  assert.deepEqual(await node.attributesNamed('IsEnabled'), [
+    { namespace: 'control', name: 'IsEnabled', value: uiBool(true) },
+  ]);
+  assert.equal(counter.reads, 0);
+  assert.deepEqual(await node.attributesNamed('Bounds'), [
+    { namespace: 'control', name: 'Bounds', value: uiString('lazy') },
+  ]);
+  assert.equal(counter.reads, 1);
+  const all = await node.attributes();
+  const names = all.map((entry) => `${entry.name}=${JSON.stringify(toJsonValue(entry.value))}`);
+  for (const expected of ['IsEnabled=true', 'Bounds="lazy"', 'Description="held"']) assert.ok(names.includes(expected));
+  // Bounds was read once (the runtime keeps read values); the held ones never.
+  assert.equal(counter.reads, 1);
+});
+
+test('a secure node: a provider peek of a secret is never asked for nor served', async () => {
+  const counter: Counted = { reads: 0 };
+  let peeks = 0;
+  const text: ProviderAttribute = {
+    namespace: 'control',
+    name: 'Text',
+    read: () => assert.fail('a secret is never read'),
+    peek: () => {
+      peeks++;
+      return uiString('hunter2');
+    },
+  };
+  const node = new RuntimeNode(
+    owner,
+    source([text, attribute('IsSecure', uiBool(true), true, counter)], true),
+    undefined,
+    'Test',
+  );
+  assert.deepEqual(await node.attributesNamed('Text'), []);
+  const all = await node.attributes();
+  assert.ok(!JSON.stringify(all).includes('hunter2'));
+  assert.ok(all.some((entry) => entry.name === 'IsSecure'));
+  assert.equal(peeks, 0);
+});
