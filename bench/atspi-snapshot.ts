@@ -13,7 +13,7 @@ import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import { projectRoot } from '../e2e/support/paths.js';
 import { atspiReference } from '../e2e/support/reference.js';
-import type { ProviderNode } from '../main/runtime/provider.js';
+import type { ProviderAttribute, ProviderNode } from '../main/runtime/provider.js';
 import type { AtspiNode } from '../main/providers/atspi/node.js';
 import { AtspiProvider } from '../main/providers/atspi/provider.js';
 
@@ -49,10 +49,16 @@ async function snapshot(root: ProviderNode, withBounds: boolean, withIds = false
       const node = (level[i] as (typeof level)[number]).node;
       asked.push(node.children().then((children) => void (childLists[i] = children)));
     }
-    const [attributeLists] = await Promise.all([
-      Promise.all(level.map((entry) => entry.node.attributes())),
-      Promise.all(asked),
-    ]);
+    // Attribute lists the provider hands out without a call come without a promise too (peekAttributes).
+    const attributeLists: Array<readonly ProviderAttribute[] | undefined> = level.map((entry) =>
+      entry.node.peekAttributes?.(),
+    );
+    for (let i = 0; i < level.length; i++) {
+      if (attributeLists[i]) continue;
+      const node = (level[i] as (typeof level)[number]).node;
+      asked.push(node.attributes().then((attributes) => void (attributeLists[i] = attributes)));
+    }
+    if (asked.length > 0) await Promise.all(asked);
     const reads: Array<Promise<void>> = [];
     const next: typeof level = [];
     for (let i = 0; i < level.length; i++) {

@@ -160,7 +160,7 @@ export class RuntimeNode {
       return withDerivedAliases(base).filter((entry) => entry.name === localName && entry.derived);
     }
     if (this.source.loadId) await this.source.loadId();
-    const listed = await (this.attributeList ??= this.source.attributes());
+    const listed = await this.attributeObjects();
     const secret = this.isSecure && SECRET_ATTRIBUTE_NAMES.has(localName);
     const matching = listed.filter(
       (attribute) => attribute.name === localName && !(secret && attribute.namespace === 'control'),
@@ -172,6 +172,11 @@ export class RuntimeNode {
       if (own) entries.unshift(own);
     }
     return entries;
+  }
+
+  /** The provider's attribute list: the one it holds now (peekAttributes), else asked for once until invalidated. */
+  private attributeObjects(): readonly ProviderAttribute[] | Promise<readonly ProviderAttribute[]> {
+    return this.source.peekAttributes?.() ?? (this.attributeList ??= this.source.attributes());
   }
 
   /** The entries of these attributes in order: held values as they are (peek), one promise only for the rest. */
@@ -227,7 +232,7 @@ export class RuntimeNode {
     if (this.source.readAllAttributes) {
       provided = await this.source.readAllAttributes();
     } else {
-      const attributes = await (this.attributeList ??= this.source.attributes());
+      const attributes = await this.attributeObjects();
       const readable = attributes.filter(
         (attribute) => !(secure && attribute.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(attribute.name)),
       );

@@ -130,6 +130,11 @@ export interface ProviderNode {
   peekChildren?(): readonly ProviderNode[] | undefined;
   /** The attributes the node has, with lazily read values. Never includes derived aliases (Bounds.X ...). */
   attributes(): Promise<readonly ProviderAttribute[]>;
+  /**
+   * The attribute list when the provider can hand it out without any call (what attributes() would answer now);
+   * undefined when it would have to ask (a stale node, one whose security is not known yet ...).
+   */
+  peekAttributes?(): readonly ProviderAttribute[] | undefined;
   /** All attribute values at once; providers may do this in bulk. */
   readAllAttributes?(): Promise<readonly AttributeEntry[]>;
   supportedPatterns(): Promise<readonly string[]>;

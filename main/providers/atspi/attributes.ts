@@ -16,7 +16,7 @@ import type { ProviderAttribute } from '../../runtime/provider.js';
 import type { AtspiCalls } from './atspi-calls.js';
 import { IFACE, isNullRef } from './atspi-calls.js';
 import type { NodeData } from './node-data.js';
-import { hasInterface, runtimeIdOf } from './node-data.js';
+import { INTERFACE_BIT, interfaceMask, runtimeIdOf } from './node-data.js';
 import { atspiRoleName, isToggleRole, mapRole } from './roles.js';
 import { hasState, S, stateNames } from './states.js';
 
@@ -294,11 +294,12 @@ export function buildAttributes(
   const lazy = (namespace: Namespace, name: string, reader: AttributeReader) =>
     out.push(new AtspiAttribute(namespace, name, owner, reader, guard));
   const states = data.states;
-  const component = hasInterface(data, 'Component');
-  const text = hasInterface(data, 'Text');
-  const editable = hasInterface(data, 'EditableText');
-  const valueIface = hasInterface(data, 'Value');
-  const selection = hasInterface(data, 'Selection');
+  const mask = interfaceMask(data);
+  const component = (mask & INTERFACE_BIT.Component) !== 0;
+  const text = (mask & INTERFACE_BIT.Text) !== 0;
+  const editable = (mask & INTERFACE_BIT.EditableText) !== 0;
+  const valueIface = (mask & INTERFACE_BIT.Value) !== 0;
+  const selection = (mask & INTERFACE_BIT.Selection) !== 0;
   const secure = owner.isSecure;
 
   held('control', A.RuntimeId, heldRuntimeId);
@@ -354,19 +355,19 @@ export function buildAttributes(
   held('native', 'Accessible.Interfaces', heldInterfaceNames);
   lazy('native', 'Accessible.Attributes', readObjectAttributesValue);
   if (component) lazy('native', 'Component.Extents', readBounds);
-  if (hasInterface(data, 'Action')) lazy('native', 'Action.Names', readActionNames);
+  if (mask & INTERFACE_BIT.Action) lazy('native', 'Action.Names', readActionNames);
   if (!secure && text) {
     lazy('native', 'Text.CharacterCount', readCharacterCount);
     lazy('native', 'Text.CaretOffset', readCaretOffset);
   }
   if (!secure && valueIface) lazy('native', 'Value.MinimumIncrement', readMinimumIncrement);
   if (selection) lazy('native', 'Selection.NSelectedChildren', readNSelectedChildren);
-  if (hasInterface(data, 'Table')) {
+  if (mask & INTERFACE_BIT.Table) {
     lazy('native', 'Table.NRows', readTableRows);
     lazy('native', 'Table.NColumns', readTableColumns);
   }
-  if (hasInterface(data, 'Image')) lazy('native', 'Image.ImageDescription', readImageDescription);
-  if (hasInterface(data, 'Application')) {
+  if (mask & INTERFACE_BIT.Image) lazy('native', 'Image.ImageDescription', readImageDescription);
+  if (mask & INTERFACE_BIT.Application) {
     lazy('native', 'Application.ToolkitName', readToolkitName);
     lazy('native', 'Application.Version', readToolkitVersion);
   }

@@ -55,6 +55,8 @@ export interface NodeData {
   objectAttributes: { [key: string]: string } | undefined;
   /** Once an element is known to hold a secret it stays secure for its lifetime, whatever is invalidated. */
   knownSecure: boolean;
+  /** The provider's node object for this data, made on first use (a field, not a weak map of ten thousand). */
+  view: object | undefined;
 }
 
 export interface NodeHeader {
@@ -92,6 +94,7 @@ export function newNodeData(
     invalid: false,
     objectAttributes: undefined,
     knownSecure: false,
+    view: undefined,
   };
 }
 
@@ -110,6 +113,30 @@ export function internInterfaces(list: readonly string[]): string[] {
     if (interned.size < 10_000) interned.set(key, shared);
   }
   return shared;
+}
+
+/** Interfaces as bits (INTERFACE_BIT), one lookup per node for code that tests several. */
+export const INTERFACE_BIT = {
+  Component: 1,
+  Text: 2,
+  EditableText: 4,
+  Value: 8,
+  Selection: 16,
+  Action: 32,
+  Table: 64,
+  Image: 128,
+  Application: 256,
+} as const;
+const interfaceMasks = new WeakMap<readonly string[], number>();
+
+export function interfaceMask(data: NodeData): number {
+  let mask = interfaceMasks.get(data.interfaces);
+  if (mask === undefined) {
+    mask = 0;
+    for (const [short, bit] of Object.entries(INTERFACE_BIT)) if (hasInterface(data, short)) mask |= bit;
+    interfaceMasks.set(data.interfaces, mask);
+  }
+  return mask;
 }
 
 /** True when the node implements `org.a11y.atspi.<short>`. */

@@ -231,15 +231,19 @@ export class AtspiNode implements ProviderNode {
   }
 
   private attributeObjects(): Promise<NodeAttribute[]> {
-    const data = this.data;
-    if (this.attributeListWithoutIds && data.app.ids === 'loaded') this.attributeList = undefined;
-    if (!data.stale && !data.invalid && !data.app.gone && !this.needsSecurityCheck()) {
-      this.attributeList ??= this.buildAttributeList();
-      return Promise.resolve(this.attributeList);
-    }
+    const held = this.peekAttributes();
+    if (held) return Promise.resolve(held);
     return this.fresh()
       .then(() => this.learnSecurity())
       .then(() => (this.attributeList = this.buildAttributeList()));
+  }
+
+  /** The attribute list without any call when the header is current and security known; undefined otherwise. */
+  peekAttributes(): NodeAttribute[] | undefined {
+    const data = this.data;
+    if (this.attributeListWithoutIds && data.app.ids === 'loaded') this.attributeList = undefined;
+    if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    return (this.attributeList ??= this.buildAttributeList());
   }
 
   private buildAttributeList(): NodeAttribute[] {

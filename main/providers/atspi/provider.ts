@@ -53,7 +53,6 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
   readonly store = new NodeStore();
   readonly loader: TreeLoader;
   readonly calls: AtspiCalls;
-  private readonly nodes = new WeakMap<NodeData, AtspiNode>();
   private readonly apps = new Map<string, { app: ApplicationData; root: NodeData | undefined }>();
   private readonly listeners = new Set<ProviderEventListener>();
   private subscription: EventSubscription | undefined;
@@ -103,10 +102,10 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
   }
 
   nodeFor(data: NodeData): AtspiNode {
-    let node = this.nodes.get(data);
+    let node = data.view as AtspiNode | undefined;
     if (!node) {
       node = new AtspiNode(this, data, data.ref[1] === ROOT_PATH && data.role === ATSPI_ROLE.Application);
-      this.nodes.set(data, node);
+      data.view = node;
     }
     return node;
   }
@@ -278,7 +277,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         const parent = this.store.get(change.parent);
         if (!parent) return;
         parent.children = undefined;
-        const parentNode = this.nodes.get(parent);
+        const parentNode = viewOf(parent);
         if (parentNode) parentNode.invalidate();
         parent.stale = false;
         if (change.kind === 'children-removed') {
@@ -300,7 +299,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (change.name !== undefined) data.name = change.name;
         else if (change.description !== undefined) data.description = change.description;
         else if (change.property === 'accessible-parent' || change.property === 'accessible-role') data.stale = true;
-        this.nodes.get(data)?.dropAttributes();
+        viewOf(data)?.dropAttributes();
         this.emit({ kind: 'NodeUpdated', runtimeId: data.key, attributes: change.attributes });
         return;
       }
@@ -309,7 +308,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (!data) return;
         const state = stateNumber(change.state);
         if (state > 0) data.states = withState(data.states, state, change.on);
-        this.nodes.get(data)?.dropAttributes();
+        viewOf(data)?.dropAttributes();
         if (state === S.Defunct && change.on) {
           this.store.removeSubtree(data.key);
           this.emit({
@@ -346,7 +345,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         const parent = this.store.get(change.parent);
         if (!parent || parent.children === undefined) return;
         parent.children = undefined;
-        this.nodes.get(parent)?.invalidate();
+        viewOf(parent)?.invalidate();
         parent.stale = false;
         this.emit({ kind: 'NodeAdded', runtimeId: change.target, parentRuntimeId: parent.key });
         return;
@@ -358,7 +357,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         this.store.removeSubtree(data.key);
         if (parent) {
           parent.children = undefined;
-          this.nodes.get(parent)?.invalidate();
+          viewOf(parent)?.invalidate();
           parent.stale = false;
         }
         this.emit({ kind: 'NodeRemoved', runtimeId: data.key, ...(parent ? { parentRuntimeId: parent.key } : {}) });
@@ -500,4 +499,9 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     this.listeners.clear();
     this.client.close();
   }
+}
+
+/** The node object of this data when one was made. */
+function viewOf(data: NodeData): AtspiNode | undefined {
+  return data.view as AtspiNode | undefined;
 }

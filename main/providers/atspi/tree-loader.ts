@@ -359,6 +359,7 @@ export class TreeLoader {
             invalid: false,
             objectAttributes: undefined,
             knownSecure: false,
+            view: undefined,
           };
           this.store.put(data);
         }

@@ -93,3 +93,22 @@ test('a secure node: a provider peek of a secret is never asked for nor served',
   assert.ok(all.some((entry) => entry.name === 'IsSecure'));
   assert.equal(peeks, 0);
 });
+
+test('an attribute list the provider holds (peekAttributes) is taken without attributes()', async () => {
+  const counter: Counted = { reads: 0 };
+  const list = [attribute('IsEnabled', uiBool(false), true, counter)];
+  const node = new RuntimeNode(
+    owner,
+    {
+      ...source([]),
+      attributes: () => assert.fail('the held list is used'),
+      peekAttributes: () => list,
+    },
+    undefined,
+    'Test',
+  );
+  assert.deepEqual(await node.attributesNamed('IsEnabled'), [
+    { namespace: 'control', name: 'IsEnabled', value: uiBool(false) },
+  ]);
+  assert.equal(counter.reads, 0);
+});

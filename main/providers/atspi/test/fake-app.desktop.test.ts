@@ -187,6 +187,18 @@ test('a complete cache loads the tree in one call; ids come in one GetTree when 
         ['GetTree AccessibleId'],
       );
       assert.deepEqual(perNodeIds(log), []);
+
+      // Held values: the list and its header values come without a call; after invalidate() neither is served
+      // (the node is stale) until the header was read again.
+      const held = ok.peekAttributes();
+      assert.ok(held);
+      const enabled = held.find((entry) => entry.name === A.IsEnabled);
+      assert.deepEqual(enabled?.peek(), { type: 'Bool', value: true });
+      ok.invalidate();
+      assert.equal(ok.peekAttributes(), undefined);
+      assert.equal(enabled?.peek(), undefined);
+      assert.deepEqual(await enabled?.read(), { type: 'Bool', value: true });
+      assert.ok(ok.peekAttributes());
     } finally {
       await provider.shutdown();
     }
