@@ -40,7 +40,7 @@ function source(attributes: ProviderAttribute[], isSecure = false): ProviderNode
   };
 }
 
-const owner = { adopt: () => assert.fail('no children'), countFetched: () => undefined };
+const owner = { adopt: () => assert.fail('no children'), countFetched: () => undefined, invalidated: () => undefined };
 
 test('attributesNamed and attributes take held values without read(), and read() the others', async () => {
   const counter: Counted = { reads: 0 };
