@@ -32,7 +32,6 @@ export type SessionListener = (event: InspectorEvent) => void;
 
 const TREE_BATCH_MS = 50;
 const TREE_BATCH_MAX = 500;
-const FOCUS_RECHECK_MS = 150;
 const FOCUS_REPEAT_MS = 1000;
 
 export function defaultSettingsFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -146,23 +145,11 @@ export class InspectorSession {
 
   /** Emits `focus.changed` when the updated node now has the focus (its IsFocused turned true). */
   private async announceFocus(runtimeId: string): Promise<void> {
-    const isFocused = async (node: RuntimeNode) => {
-      const [focused] = await node.attributesNamed(AttributeNames.IsFocused);
-      return focused?.value.type === 'Bool' && focused.value.value;
-    };
     try {
-      let node = this.runtime.node(runtimeId);
+      const node = this.runtime.node(runtimeId);
       if (!node) return;
-      let focused = await isFocused(node);
-      if (!focused) {
-        // The read can lag the event (seen with gtk3-demo: a node's state read back unfocused right after its
-        // focused event, in about one run of two). One fresh read a moment later settles it.
-        await new Promise((resolve) => setTimeout(resolve, FOCUS_RECHECK_MS));
-        node = this.runtime.node(runtimeId);
-        if (!node || this.closed || this.justAnnounced(node)) return;
-        node.invalidate({ children: false });
-        focused = await isFocused(node);
-      }
+      const [state] = await node.attributesNamed(AttributeNames.IsFocused);
+      const focused = state?.value.type === 'Bool' && state.value.value;
       if (focused && !this.closed && !this.justAnnounced(node)) {
         this.focusAnnounced = { node, at: Date.now() };
         this.emit({ type: 'focus.changed', node: this.summarize(node) });

@@ -285,15 +285,18 @@ export class RuntimeNode {
     await this.source.performAction(request);
   }
 
-  /** Discards cached data: the next access reads fresh values from the provider. */
-  invalidate(options: { children?: boolean } = {}): void {
+  /**
+   * Discards cached data: the next access reads fresh values from the provider. `source: false` keeps the
+   * provider's own data (for changes the provider announced itself, which it has already applied).
+   */
+  invalidate(options: { children?: boolean; source?: boolean } = {}): void {
     this.revision++;
     this.attributesCache = undefined;
     this.resolvedAttributes = undefined;
     this.attributeList = undefined;
     this.valueCache.clear();
     this.patternsCache = undefined;
-    this.source.invalidate();
+    if (options.source !== false) this.source.invalidate();
     if (options.children !== false) {
       this.childrenCache = undefined;
       this.childrenCurrent = false;

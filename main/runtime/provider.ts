@@ -48,6 +48,7 @@ export interface ProviderFactory {
 
 export type ProviderEvent =
   | { kind: 'NodeAdded'; runtimeId: string; parentRuntimeId?: string }
+  /** The provider's node already reflects the change when it announces it. */
   | { kind: 'NodeUpdated'; runtimeId: string; attributes?: readonly string[] }
   | { kind: 'NodeRemoved'; runtimeId: string; parentRuntimeId?: string }
   | { kind: 'TreeInvalidated'; reason?: string };

@@ -215,7 +215,9 @@ export class Runtime implements NodeOwner {
     switch (event.kind) {
       case 'NodeUpdated': {
         const node = this.nodes.get(event.runtimeId);
-        node?.invalidate({ children: false });
+        // The provider applied the change before announcing it: asking it to re-read would cost a round trip per
+        // event and could overwrite the event's value with an older answer.
+        node?.invalidate({ children: false, source: false });
         if (node) changes.push({ node, children: false });
         break;
       }

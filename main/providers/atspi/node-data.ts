@@ -73,7 +73,7 @@ export function newNodeData(
   ref: ObjectRef,
   app: ApplicationData,
   parentKey: string | undefined,
-  header: NodeHeader,
+  header: Omit<NodeHeader, 'accessibleId' | 'childCount'> & Partial<Pick<NodeHeader, 'accessibleId' | 'childCount'>>,
   key?: string,
 ): NodeData {
   // Written out (not spread) so every node has the same shape.
@@ -85,10 +85,10 @@ export function newNodeData(
     role: header.role,
     name: header.name,
     description: header.description,
-    accessibleId: header.accessibleId,
+    accessibleId: header.accessibleId ?? '',
     states: header.states,
     interfaces: header.interfaces,
-    childCount: header.childCount,
+    childCount: header.childCount ?? 0,
     children: undefined,
     stale: false,
     invalid: false,

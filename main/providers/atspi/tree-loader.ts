@@ -342,25 +342,7 @@ export class TreeLoader {
           existing.stale = false;
           data = existing;
         } else {
-          data = {
-            key,
-            ref: info.ref,
-            app,
-            parentKey: info.parentKey,
-            role: item.role,
-            name: item.name,
-            description: item.description,
-            accessibleId: '',
-            states: item.states,
-            interfaces: item.interfaces,
-            childCount: 0,
-            children: undefined,
-            stale: false,
-            invalid: false,
-            objectAttributes: undefined,
-            knownSecure: false,
-            view: undefined,
-          };
+          data = newNodeData(info.ref, app, info.parentKey, item, key);
           this.store.put(data);
         }
       }

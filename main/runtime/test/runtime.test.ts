@@ -145,6 +145,29 @@ test('secret values never leave the runtime', async () => {
   }
 });
 
+test('a provider event refreshes the runtime node without asking the provider to re-read its own data', async () => {
+  const runtime = await mockRuntime();
+  try {
+    await walk(runtime.desktop, async () => undefined, runtime);
+    const checkbox = runtime.node('mock:checkbox-autosave')!;
+    let providerInvalidations = 0;
+    const original = checkbox.source.invalidate.bind(checkbox.source);
+    checkbox.source.invalidate = () => {
+      providerInvalidations++;
+      original();
+    };
+    const revision = checkbox.revision;
+    await checkbox.performAction({ action: 'toggle' }, revision);
+    assert.ok(checkbox.revision > revision, 'the event gives the node a new revision');
+    assert.deepEqual(toJsonValue((await checkbox.attribute('control', 'ToggleState'))!.value), 'On');
+    assert.equal(providerInvalidations, 0, 'the NodeUpdated event did not invalidate the provider node');
+    checkbox.invalidate({ children: false });
+    assert.equal(providerInvalidations, 1, 'a refresh from outside (a front end) still does');
+  } finally {
+    await runtime.shutdown();
+  }
+});
+
 test('actions change state, events invalidate, stale targets are refused', async () => {
   const runtime = await mockRuntime();
   try {
