@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The project's root (this file runs as dist/bench/_cli.js). */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -164,4 +164,19 @@ export function numberOption(name: string, fallback: number): number {
   const value = Number(argv[at + 1]);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
   return value;
+}
+
+/**
+ * Joins the desktop session this process runs in (DISPLAY and DBUS_SESSION_BUS_ADDRESS set, as under run.mjs), or
+ * starts a private one; returns how to stop a started one.
+ */
+export async function joinDesktopSession(): Promise<(() => Promise<void>) | undefined> {
+  if (process.env.DISPLAY && process.env.DBUS_SESSION_BUS_ADDRESS) return undefined;
+  const sessionModule = pathToFileURL(path.join(projectRoot, 'scripts', 'desktop', 'session.mjs')).href;
+  const { startDesktopSession } = (await import(sessionModule)) as {
+    startDesktopSession: () => Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }>;
+  };
+  const session = await startDesktopSession();
+  Object.assign(process.env, session.env);
+  return session.stop;
 }

@@ -3,6 +3,7 @@ import { InspectorError, positionAt } from '../model/errors.js';
 import { XdmDomFacade, type FacadeAttribute, type FacadeElement } from './dom-facade.js';
 import { resolveStaticPrefix, rewriteControlAttributeTests } from './namespaces.js';
 import { compileFastPath, FastPathFallback, type FastItemMaker } from './fast/index.js';
+import { checkXPathNesting, isStackOverflow, tooComplex } from './nesting.js';
 import type { XdmTree } from './tree.js';
 
 export type XPathValue = string | number | boolean;
@@ -107,7 +108,13 @@ export function evaluateOverTreeWith<N>(
 ): EvaluationOutcome<N> {
   if (xpath.trim() === '')
     throw new InspectorError('xpath-syntax', 'the XPath expression is empty', { position: positionAt(xpath, 0) });
-  const fast = compileFastPath(xpath);
+  checkXPathNesting(xpath);
+  let fast: ReturnType<typeof compileFastPath>;
+  try {
+    fast = compileFastPath(xpath);
+  } catch (error) {
+    throw isStackOverflow(error) ? tooComplex(xpath) : error;
+  }
   if (fast) {
     prepare?.('fast');
     try {
@@ -140,7 +147,7 @@ export function evaluateOverTreeWith<N>(
       },
     );
   } catch (error) {
-    throw toXPathError(error, xpath);
+    throw isStackOverflow(error) ? tooComplex(xpath) : toXPathError(error, xpath);
   }
   const items: XPathItem<N>[] = [];
   fromFontoxpath(raw, items, tree.root);
