@@ -87,6 +87,25 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessRun> {
 export interface Samples {
   name: string;
   runs: ProcessRun[];
+  /** Runs that failed and were tried again (a loaded machine makes applications miss their call timeouts). */
+  failures?: string[];
+}
+
+/**
+ * Adds one sample: `attempt` is tried up to `tries` times; each failure is kept (and reported) and the last one
+ * fails the benchmark.
+ */
+export async function sample(into: Samples, attempt: () => Promise<ProcessRun>, tries = 3): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      into.runs.push(await attempt());
+      return;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      (into.failures ??= []).push(message);
+      if (i >= tries) throw error;
+    }
+  }
 }
 
 export function median(values: readonly number[]): number {
@@ -111,6 +130,10 @@ export function report(samples: Samples): { medianMs: number; peakMb: number } {
   line(`${samples.name}.min`, Math.min(...ms), 'ms');
   line(`${samples.name}.max`, Math.max(...ms), 'ms');
   line(`${samples.name}.peak`, peakMb, 'MB');
+  if (samples.failures?.length) {
+    line(`${samples.name}.failures`, samples.failures.length, 'runs');
+    process.stdout.write(`# ${samples.name} failed first with: ${samples.failures[0]!.split('\n')[0]}\n`);
+  }
   return { medianMs: median(ms), peakMb };
 }
 

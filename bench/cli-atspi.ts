@@ -22,6 +22,7 @@ import {
   ratio,
   report,
   runProcess,
+  sample,
   type ProcessRun,
   type ProcessSpec,
   type Samples,
@@ -112,9 +113,14 @@ async function main(): Promise<void> {
         [cold.scoped, (pid: number) => findScoped(pid)],
         [cold.countTop, () => countTop()],
       ] as const) {
-        const app = await launch();
-        into.runs.push(await runProcess(spec(app.pid)));
-        await stop(app);
+        await sample(into, async () => {
+          const app = await launch();
+          try {
+            return await runProcess(spec(app.pid));
+          } finally {
+            await stop(app);
+          }
+        });
       }
     }
     printLoad('after-cold');
@@ -142,7 +148,7 @@ async function main(): Promise<void> {
         [warm.pick, cli(['pick', '--at', at, '--stats'])],
         [warm.locate, cli(['locate', `//Button[@Name='${BUTTON}']`])],
       ] as const) {
-        into.runs.push(await runProcess(spec));
+        await sample(into, () => runProcess(spec));
       }
     }
     await stop(app);
