@@ -1,6 +1,6 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import { Runtime } from '../runtime/runtime.js';
-import { XPathService } from '../xpath/xpath-service.js';
+import { startXPathWorker, XPathService } from '../xpath/xpath-service.js';
 
 export interface RuntimeCliOptions {
   provider?: string[];
@@ -39,15 +39,23 @@ export async function openSession(options: RuntimeCliOptions): Promise<CliSessio
   const providers = options.provider ?? [];
   const onlyMock = providers.length > 0 && providers.every((id) => id === 'mock');
   const platform = options.platform ?? (onlyMock ? 'mock' : undefined);
-  const runtime = await Runtime.create({
-    providers,
-    providerOptions: {
-      ...(options.mockFile ? { mockFile: options.mockFile } : {}),
-      ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
-    },
-    ...(platform ? { platform } : {}),
-  });
-  const xpath = new XPathService(runtime);
+  // The XPath worker loads while the providers connect.
+  const worker = startXPathWorker();
+  let runtime: Runtime;
+  try {
+    runtime = await Runtime.create({
+      providers,
+      providerOptions: {
+        ...(options.mockFile ? { mockFile: options.mockFile } : {}),
+        ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
+      },
+      ...(platform ? { platform } : {}),
+    });
+  } catch (error) {
+    await worker.worker.terminate();
+    throw error;
+  }
+  const xpath = new XPathService(runtime, worker);
   await xpath.warmUp();
   return {
     runtime,
