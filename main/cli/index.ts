@@ -25,6 +25,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['focus', async () => (await import('./commands/window.js')).registerFocus],
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
+  ['check', async () => (await import('./commands/check.js')).registerCheck],
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
@@ -55,7 +56,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     const program = await buildProgram(commandNamed(argv));
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    // A command whose outcome is more than success (check: findings) sets the exit code itself.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
