@@ -6,9 +6,9 @@ import type { RuntimeEventSink } from './events.js';
 import { EventDispatcher } from './events.js';
 import type { NodeOwner } from './node.js';
 import { RuntimeNode } from './node.js';
-import type { DesktopInfo, PlatformBundle, PlatformConfig } from './platform.js';
-import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } from './provider.js';
-import { selectPlatformFactory, selectProviderFactories } from './registry.js';
+import type { DesktopInfo, PlatformBundle, PlatformConfig } from '../core/platform.js';
+import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } from '../core/provider.js';
+import { selectPlatformFactory, selectProviderFactories } from '../core/registry.js';
 
 /** A node whose cached data the runtime dropped: its attributes (and name), and its children list when `children`. */
 export interface TreeChange {

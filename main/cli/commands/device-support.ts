@@ -3,9 +3,9 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Rect } from '../../../shared/model/values.js';
 import { AttributeNames } from '../../../shared/model/attributes.js';
 import type { RuntimeNode } from '../../runtime/node.js';
-import type { PlatformBundle } from '../../runtime/platform.js';
+import type { PlatformBundle } from '../../core/platform.js';
 import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
-import { selectPlatformFactory } from '../../runtime/registry.js';
+import { selectPlatformFactory } from '../../core/registry.js';
 import { openSession, type CliSession, type RuntimeCliOptions } from '../session.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */

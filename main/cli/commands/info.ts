@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
-import { listProviderFactories, selectPlatformFactory, selectProviderFactories } from '../../runtime/registry.js';
+import { listProviderFactories, selectPlatformFactory, selectProviderFactories } from '../../core/registry.js';
 import '../../runtime/runtime.js';
 import { FALLBACK_DESKTOP } from '../../runtime/desktop.js';
-import type { DesktopInfo, DoubleClickSettings } from '../../runtime/platform.js';
+import type { DesktopInfo, DoubleClickSettings } from '../../core/platform.js';
 
 type Format = 'text' | 'json';
 

@@ -1,5 +1,5 @@
-import type { PlatformFactory } from '../../runtime/platform.js';
-import { registerPlatformFactory } from '../../runtime/registry.js';
+import type { PlatformFactory } from '../../core/platform.js';
+import { registerPlatformFactory } from '../../core/registry.js';
 import { MockDevices, mockDesktopInfo } from './mock-platform.js';
 
 /** Opt-in: serves only when the config names it (`platform: 'mock'`), never by detection. */

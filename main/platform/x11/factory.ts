@@ -2,7 +2,7 @@ import { InspectorError, toInspectorError } from '../../../shared/model/errors.j
 import { loadXRandr, type XRandr } from '../../../native/x11/xrandr.js';
 import { loadXShape, type XShape } from '../../../native/x11/xshape.js';
 import { loadXTest, type XTest } from '../../../native/x11/xtest.js';
-import type { PlatformBundle, PlatformConfig, PlatformFactory } from '../../runtime/platform.js';
+import type { PlatformBundle, PlatformConfig, PlatformFactory } from '../../core/platform.js';
 import { X11Connection } from './connection.js';
 import { X11DesktopInfoDevice } from './desktop-info.js';
 import { X11HighlightDevice } from './highlight.js';

@@ -22,7 +22,7 @@ import type {
   PointerCapture,
   PointerCaptureDevice,
   PointerCaptureEvent,
-} from '../../runtime/platform.js';
+} from '../../core/platform.js';
 import { X11Connection } from './connection.js';
 
 const POLL_MS = 10;

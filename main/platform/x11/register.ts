@@ -1,4 +1,4 @@
-import { registerPlatformFactory } from '../../runtime/registry.js';
+import { registerPlatformFactory } from '../../core/registry.js';
 import { x11PlatformFactory } from './factory.js';
 
 registerPlatformFactory(x11PlatformFactory);

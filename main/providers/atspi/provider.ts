@@ -7,8 +7,8 @@ import type {
   ProviderNode,
   ProviderStatus,
   UiTreeProvider,
-} from '../../runtime/provider.js';
-import type { WindowManager } from '../../runtime/platform.js';
+} from '../../core/provider.js';
+import type { WindowManager } from '../../core/platform.js';
 import { resolveAccessibilityBus, type Environment } from './accessibility-status.js';
 import type { ObjectRef } from './atspi-calls.js';
 import { AtspiCalls, isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';

@@ -1,4 +1,4 @@
-import { registerProviderFactory } from '../../runtime/registry.js';
+import { registerProviderFactory } from '../../core/registry.js';
 import { ATSPI_DESCRIPTOR, AtspiProvider } from './provider.js';
 
 // The AT-SPI2 provider: the default on Linux, created whenever no provider is named.

@@ -16,7 +16,7 @@ import type {
   ProviderNode,
   ProviderStatus,
   UiTreeProvider,
-} from '../../runtime/provider.js';
+} from '../../core/provider.js';
 import { DEFAULT_MOCK_TREE } from './default-tree.js';
 
 export const MOCK_DESCRIPTOR: ProviderDescriptor = {

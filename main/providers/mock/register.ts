@@ -1,5 +1,5 @@
-import { registerProviderFactory } from '../../runtime/registry.js';
-import type { ProviderFactory } from '../../runtime/provider.js';
+import { registerProviderFactory } from '../../core/registry.js';
+import type { ProviderFactory } from '../../core/provider.js';
 import { MOCK_DESCRIPTOR, MockProvider, loadMockDocument } from './mock-provider.js';
 
 /** Opt-in: the runtime only creates the mock when it is named (`--provider mock`). */

@@ -3,8 +3,8 @@ import { after, before, test } from 'node:test';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { seededRandom } from '../../../shared/random.js';
 import { toJsonValue } from '../../../shared/model/values.js';
-import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../runtime/provider.js';
-import { registerProviderFactory } from '../../runtime/registry.js';
+import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../core/provider.js';
+import { registerProviderFactory } from '../../core/registry.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService, type EvaluationItem } from '../xpath-service.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InspectorError } from '../../../../shared/model/errors.js';
 import { loadLibrary } from '../../../../native/x11/load.js';
-import { listPlatformFactories, selectPlatformFactory } from '../../../runtime/registry.js';
+import { listPlatformFactories, selectPlatformFactory } from '../../../core/registry.js';
 import '../../index.js';
 import { scaleFromResources, unionRects } from '../desktop-info.js';
 import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory.js';

@@ -12,7 +12,7 @@ import {
   launchChromium,
   launchGtk3Demo,
 } from '../../../../e2e/support/apps.js';
-import type { ProviderEvent } from '../../../runtime/provider.js';
+import type { ProviderEvent } from '../../../core/provider.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';
