@@ -62,7 +62,7 @@ async function providerReport(): Promise<Array<{ id: string; state: string; mess
   return Promise.all(
     defaults.map(async (factory) => {
       try {
-        const provider = await factory.create({ options: {}, windowManager: undefined });
+        const provider = await factory.create({ options: {}, backendOptions: {}, windowManager: undefined });
         const status = provider.status();
         await provider.shutdown();
         return {

@@ -1,7 +1,7 @@
 import { InspectorError } from '../../../shared/model/errors.js';
+import { ATSPI_DESCRIPTOR } from './descriptor.js';
 import type {
   ProviderContext,
-  ProviderDescriptor,
   ProviderEvent,
   ProviderEventListener,
   ProviderNode,
@@ -23,15 +23,7 @@ import { ATSPI_ROLE } from './roles.js';
 import { hasState, S, stateNumber, withState } from './states.js';
 import { NodeStore, TreeLoader } from './tree-loader.js';
 
-export const ATSPI_DESCRIPTOR: ProviderDescriptor = {
-  id: 'atspi',
-  displayName: 'AT-SPI2 (Linux accessibility bus)',
-  technology: 'AT-SPI2',
-  kind: 'native',
-  eventCapabilities: 'StructureWithProperties',
-  optIn: false,
-  defaultOn: ['linux'],
-};
+export { ATSPI_DESCRIPTOR };
 
 export interface AtspiProviderOptions {
   callTimeoutMs?: number;

@@ -1,3 +1,4 @@
+import '../../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { providerNodesAtPoint } from '../../../runtime/element-at-point.js';
