@@ -1,3 +1,4 @@
+import '../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { InspectorClient } from '../../../shared/api/client.js';
