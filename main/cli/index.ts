@@ -1,3 +1,4 @@
+import '../backends/linux.js';
 import { Command, CommanderError } from 'commander';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { EXIT_USAGE, exitCodeFor } from './exit-codes.js';

@@ -34,12 +34,13 @@ function packagesLoadedBy(args: readonly string[]): Set<string> {
   return new Set(packages);
 }
 
-test('list-providers and a mock query load neither the other commands nor the XPath engine on the CLI thread', () => {
+test('list-providers and a mock query load neither the other commands, the XPath engine nor D-Bus or X11 on the CLI thread', () => {
   for (const args of [['list-providers'], ['query', 'count(/*)', '--provider', 'mock']]) {
     const loaded = packagesLoadedBy(args);
     assert.ok(loaded.has('commander'), [...loaded].join(', '));
-    // The browser host (ws, zod), the snapshot writer (xmlbuilder2), screenshots (pngjs) and fontoxpath.
-    for (const heavy of ['ws', 'zod', 'xmlbuilder2', 'pngjs', 'fontoxpath']) {
+    // The browser host (ws, zod), the snapshot writer (xmlbuilder2), screenshots (pngjs), fontoxpath, and the
+    // backends these runs do not create (AT-SPI's dbus-next, X11's koffi).
+    for (const heavy of ['ws', 'zod', 'xmlbuilder2', 'pngjs', 'fontoxpath', 'dbus-next', 'koffi', '@koromix']) {
       assert.ok(!loaded.has(heavy), `${args.join(' ')} loaded ${heavy}`);
     }
   }
