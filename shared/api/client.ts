@@ -57,6 +57,9 @@ export interface EvaluateOptions {
   onItems?: (items: EvaluationItem[]) => void;
 }
 
+/** The arguments of a pattern action (`action` params' `args`). */
+export type ActionArgs = NonNullable<ParamsInput<'action'>['args']>;
+
 interface Pending {
   method: MethodName;
   resolve(value: unknown): void;
@@ -150,12 +153,8 @@ export class InspectorClient {
   attributes = (runtimeId: string, options: { refresh?: boolean } = {}) =>
     this.request('attributes', { runtimeId, ...options });
   patterns = (runtimeId: string) => this.request('patterns', { runtimeId });
-  action = (
-    runtimeId: string,
-    expectedRevision: number,
-    action: string,
-    args: { value?: string | number; x?: number; y?: number; width?: number; height?: number } = {},
-  ) => this.request('action', { runtimeId, expectedRevision, action, args });
+  action = (runtimeId: string, expectedRevision: number, action: string, args: ActionArgs = {}) =>
+    this.request('action', { runtimeId, expectedRevision, action, args });
   highlight = (target: { runtimeIds?: string[]; rects?: ParamsInput<'highlight'>['rects']; durationMs?: number }) =>
     this.request('highlight', target);
   clearHighlight = () => this.request('highlight.clear');
