@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InspectorClient, type Transport } from '../../../shared/api/client.js';
+import '../../../main/backends/mock.js';
 import { InspectorDispatcher } from '../../../main/api/dispatcher.js';
 import { InspectorSession } from '../../../main/api/session.js';
 import type { MockProvider } from '../../../main/providers/mock/mock-provider.js';
@@ -29,7 +30,7 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
     runtime: {
       providers: ['mock'],
       platform: 'mock',
-      ...(options.mockFile ? { providerOptions: { mockFile: options.mockFile } } : {}),
+      ...(options.mockFile ? { backendOptions: { mock: { file: options.mockFile } } } : {}),
     },
     settingsFile,
   });
