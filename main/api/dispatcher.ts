@@ -283,8 +283,14 @@ export class InspectorDispatcher {
         providers: session.providerStatus(),
         nodesFetched: runtime.nodesFetched,
         accessibility: await session.accessibility(false),
+        canStop: session.hostStop !== undefined,
       }),
       'accessibility.status': async () => session.accessibility(false),
+      'host.stop': async () => {
+        if (!session.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
+        session.hostStop();
+        return { stopping: true };
+      },
       'accessibility.enable': async () => {
         const status = await session.accessibility(true);
         this.session.emit({ type: 'provider.status', providers: session.providerStatus() });

@@ -3,7 +3,7 @@ import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { registerEnableAccessibility, registerInfo, registerListProviders } from './commands/info.js';
 import { registerQuery } from './commands/query.js';
 import { registerSnapshot } from './commands/snapshot.js';
-import { EXIT_USAGE, exitCodeFor } from './exit-codes.js';
+import { CommandExit, EXIT_USAGE, exitCodeFor } from './exit-codes.js';
 import { registerExtraCommands } from './commands/index.js';
 
 /** `platynui-inspector`: the command-line front end. Its names and output shapes are a contract. */
@@ -28,6 +28,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {
+    if (error instanceof CommandExit) return error.status;
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
       return EXIT_USAGE;

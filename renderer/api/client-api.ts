@@ -140,6 +140,7 @@ export class ClientApi implements InspectorApi {
         highlight: !status.unavailable.some((u) => u.device === 'highlight'),
         locators: true,
         followFocus: true,
+        stop: status.canStop,
       },
     };
   }
@@ -243,6 +244,10 @@ export class ClientApi implements InspectorApi {
 
   async setFollowFocus(): Promise<void> {
     // The host always reports focus changes; the session store decides whether to follow them.
+  }
+
+  async stopHost(): Promise<void> {
+    await call(this.client.stopHost());
   }
 
   async enableAccessibility(): Promise<void> {

@@ -138,7 +138,7 @@ export class MemoryApi implements InspectorApi {
       providers: [{ id: 'memory', name: 'In-memory tree', technology: 'Memory', state: 'ready' }],
       accessibility: this.accessibility,
       platform: 'memory',
-      features: { pick: true, highlight: true, locators: true, followFocus: true },
+      features: { pick: true, highlight: true, locators: true, followFocus: true, stop: false },
     };
   }
 
@@ -316,6 +316,10 @@ export class MemoryApi implements InspectorApi {
 
   async enableAccessibility(): Promise<void> {
     this.accessibility = 'on';
+  }
+
+  async stopHost(): Promise<void> {
+    throw new ApiError({ code: 'unsupported', message: 'the in-memory host cannot be stopped' });
   }
 
   async locators(runtimeId: string): Promise<Locator[]> {

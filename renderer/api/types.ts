@@ -37,7 +37,7 @@ export interface SessionInfo {
   accessibility: 'on' | 'off' | 'unknown';
   platform?: string;
   /** Which optional features the host supports (pick, highlight, locators, ...). */
-  features: { pick: boolean; highlight: boolean; locators: boolean; followFocus: boolean };
+  features: { pick: boolean; highlight: boolean; locators: boolean; followFocus: boolean; stop: boolean };
 }
 
 export type ResultItem =
@@ -120,6 +120,8 @@ export interface InspectorApi {
   stopPick(accept: boolean): Promise<NodeView | undefined>;
   setFollowFocus(on: boolean): Promise<void>;
   enableAccessibility(): Promise<void>;
+  /** Ends the host and what it started (features.stop). */
+  stopHost(): Promise<void>;
   locators(runtimeId: string): Promise<Locator[]>;
   subscribe(listener: (event: HostEvent) => void): () => void;
 }

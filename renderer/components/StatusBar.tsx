@@ -1,7 +1,7 @@
 import { useSlice, useStores } from '../app-context.js';
 
 export function StatusBar() {
-  const { session, tree } = useStores();
+  const { api, session, tree } = useStores();
   const connection = useSlice(session, (s) => s.connection);
   const info = useSlice(session, (s) => s.info);
   const message = useSlice(session, (s) => s.message);
@@ -22,6 +22,16 @@ export function StatusBar() {
       {picking ? <span className="picking">Pick mode</span> : null}
       {error || treeError ? <span className="error">{error ?? treeError}</span> : null}
       {message ? <span className={message.level === 'error' ? 'error' : 'message'}>{message.text}</span> : null}
+      {info?.features.stop ? (
+        <button
+          type="button"
+          className="stop-host"
+          title="End the host and everything it started"
+          onClick={() => void api.stopHost().catch((e: unknown) => session.getState().say(String(e), 'error'))}
+        >
+          Stop
+        </button>
+      ) : null}
     </footer>
   );
 }

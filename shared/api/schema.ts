@@ -311,10 +311,14 @@ export const methods = {
       providers: z.array(ProviderStatusSchema),
       nodesFetched: z.number().int(),
       accessibility: AccessibilityStatusSchema,
+      /** Whether `host.stop` may end the host from the page (the browser host's `serve`). */
+      canStop: z.boolean(),
     }),
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },
   'accessibility.enable': { params: empty, result: AccessibilityStatusSchema },
+  /** Ends the host and everything it started (a virtual desktop and its applications), like Ctrl-C does. */
+  'host.stop': { params: empty, result: z.object({ stopping: z.boolean() }) },
 } as const;
 
 export type Methods = typeof methods;

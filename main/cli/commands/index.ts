@@ -6,6 +6,7 @@ import { registerLocate } from './locate.js';
 import { registerPick } from './pick.js';
 import { registerPointer } from './pointer.js';
 import { registerScreenshot } from './screenshot.js';
+import { registerVirtualDesktop } from './virtual-desktop.js';
 import { registerFocus, registerWindow } from './window.js';
 
 /**
@@ -22,4 +23,5 @@ export function registerExtraCommands(program: Command): void {
   registerFocus(program);
   registerPick(program);
   registerServe(program);
+  registerVirtualDesktop(program);
 }
