@@ -29,7 +29,7 @@ export function StatusBar() {
           title="End the host and everything it started"
           onClick={() => void api.stopHost().catch((e: unknown) => session.getState().say(String(e), 'error'))}
         >
-          Stop
+          Stop host
         </button>
       ) : null}
     </footer>

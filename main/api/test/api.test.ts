@@ -326,3 +326,18 @@ test('closing a connection cancels its evaluation and the host keeps serving oth
   const next = await client.evaluate('//Button').done;
   assert.equal(next.count, 6);
 });
+
+test('host.stop is refused where the host set no stop, and ends the host (once answered) where it did', async () => {
+  assert.equal((await client.status()).canStop, false);
+  const refused = await rejection(client.stopHost());
+  assert.equal(refused.code, 'unsupported');
+  let stops = 0;
+  fixture.session.hostStop = () => stops++;
+  try {
+    assert.equal((await client.status()).canStop, true);
+    assert.deepEqual(await client.stopHost(), { stopping: true });
+    assert.equal(stops, 1);
+  } finally {
+    fixture.session.hostStop = undefined;
+  }
+});
