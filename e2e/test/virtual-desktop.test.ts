@@ -84,6 +84,14 @@ test('virtual-desktop runs the command in a private desktop of its own and passe
   assert.match(r.stdout, /^tcp: refused$/m);
 });
 
+test("the product's X11 client (libX11 through koffi) and AT-SPI provider work in the desktop with its cookie", () => {
+  const r = virtualDesktop(['--size', '800x600', '--', process.execPath, cli, 'info']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Platform: x11 /m);
+  assert.match(r.stdout, /^Desktop: 800x600 at 0,0/m);
+  assert.match(r.stdout, /^Provider atspi: ready/m);
+});
+
 test('virtual-desktop exit codes: 128 + signal, 127 for a missing command, 2 for bad options, 3 without a desktop', () => {
   assert.equal(virtualDesktop(['--', 'sh', '-c', 'kill -TERM $$']).status, 128 + 15);
   assert.equal(virtualDesktop(['--', 'platynui-no-such-command']).status, 127);
@@ -163,6 +171,8 @@ test('serve --virtual-desktop --app gtk3-demo serves a page whose tree shows gtk
     const gtk = tree.getByRole('treeitem', { name: 'app:Application "gtk3-demo"', exact: true });
     await gtk.waitFor({ timeout: 20_000 });
     assert.equal(await gtk.getAttribute('aria-level'), '2');
+    const statusBar = page.getByRole('contentinfo', { name: 'Status bar' });
+    assert.match((await statusBar.textContent()) ?? '', /platform x11/, 'serve adopted the desktop for its X11 client');
     assert.ok(desktopProcesses(marker).length >= 5, log());
     await page.getByRole('contentinfo', { name: 'Status bar' }).getByRole('button', { name: 'Stop host' }).click();
     const [code] = await exit;
