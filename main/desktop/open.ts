@@ -4,6 +4,7 @@ import { InspectorError } from '../../shared/model/errors.js';
 import { aptCommand, isDebianLike, missingPackages, VIRTUAL_DESKTOP_PACKAGES } from './packages.js';
 import {
   DESKTOP_ENV_NAMES,
+  parseScreenSize,
   startVirtualDesktop,
   VirtualDesktopError,
   type LaunchedApplication,
@@ -58,4 +59,19 @@ export function adoptDesktopEnvironment(desktop: VirtualDesktop): void {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+}
+
+/** `--size WxH` for commander: a usage error (exit 2) naming the value. */
+export function parseSizeOption(value: string): ScreenSize {
+  try {
+    return parseScreenSize(value);
+  } catch (error) {
+    throw new InspectorError('usage', (error as Error).message);
+  }
+}
+
+/** `--app <command>` for commander, repeatable. */
+export function collectApp(value: string, previous: string[] = []): string[] {
+  if (value.trim() === '') throw new InspectorError('usage', '--app needs a command, e.g. --app gtk3-demo');
+  return [...previous, value];
 }

@@ -1,8 +1,7 @@
 import { constants } from 'node:os';
 import type { Command } from 'commander';
-import { InspectorError } from '../../../shared/model/errors.js';
-import { openVirtualDesktop } from '../../desktop/open.js';
-import { parseScreenSize, type ScreenSize } from '../../desktop/virtual-desktop.js';
+import { collectApp, openVirtualDesktop, parseSizeOption } from '../../desktop/open.js';
+import type { ScreenSize } from '../../desktop/virtual-desktop.js';
 import { CommandExit, EXIT_PROVIDER } from '../exit-codes.js';
 
 const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -10,19 +9,6 @@ const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** The exit status a shell reports for a process killed by `signal`: 128 + its number. */
 export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 1);
-}
-
-export function parseSizeOption(value: string): ScreenSize {
-  try {
-    return parseScreenSize(value);
-  } catch (error) {
-    throw new InspectorError('usage', (error as Error).message);
-  }
-}
-
-export function collectApp(value: string, previous: string[] = []): string[] {
-  if (value.trim() === '') throw new InspectorError('usage', '--app needs a command, e.g. --app gtk3-demo');
-  return [...previous, value];
 }
 
 interface VirtualDesktopOptions {

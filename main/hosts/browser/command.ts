@@ -4,10 +4,16 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { InspectorSession } from '../../api/session.js';
-import { collectApp, parseSizeOption } from '../../cli/commands/virtual-desktop.js';
+import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { addRuntimeOptions } from '../../cli/options.js';
 import type { RuntimeCliOptions } from '../../cli/session.js';
-import { adoptDesktopEnvironment, openVirtualDesktop, type OpenedDesktop } from '../../desktop/open.js';
+import {
+  adoptDesktopEnvironment,
+  collectApp,
+  openVirtualDesktop,
+  parseSizeOption,
+  type OpenedDesktop,
+} from '../../desktop/open.js';
 import type { ScreenSize } from '../../desktop/virtual-desktop.js';
 import { isLoopback, startBrowserHost } from './server.js';
 
@@ -61,21 +67,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   if (options.host !== undefined && options.host.trim() === '') {
     throw new InspectorError('usage', '--host needs an address, e.g. --host 0.0.0.0');
   }
-  if (options.mockFile && !(options.provider ?? []).includes('mock')) {
-    options.provider = [...(options.provider ?? []), 'mock'];
-  }
-  const providers = options.provider ?? [];
-  const onlyMock = providers.length > 0 && providers.every((id) => id === 'mock');
-  const platform = options.platform ?? (onlyMock ? 'mock' : undefined);
   const session = await InspectorSession.open({
-    runtime: {
-      providers,
-      providerOptions: {
-        ...(options.mockFile ? { mockFile: options.mockFile } : {}),
-        ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
-      },
-      ...(platform ? { platform } : {}),
-    },
+    runtime: runtimeOptionsFrom(options),
     ...(options.settingsFile ? { settingsFile: options.settingsFile } : {}),
   });
   let host;
