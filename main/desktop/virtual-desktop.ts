@@ -15,7 +15,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DbusClient } from '../providers/atspi/dbus-client.js';
 import { descendantsOf, isAlive, processesWithEnv, sendSignal, terminate } from './processes.js';
 import { X11Probe } from './x11-probe.js';
 
@@ -337,6 +336,8 @@ export class VirtualDesktop {
   }
 
   private async switchAccessibilityOn(busAddress: string, deadline: number, remaining: () => number) {
+    // Loaded here, not with the module: the CLI registers this command, and no other command should load dbus-next.
+    const { DbusClient } = await import('../providers/atspi/dbus-client.js');
     const bus = await DbusClient.connect(busAddress, { callTimeoutMs: 5000 });
     try {
       await bus.call({
