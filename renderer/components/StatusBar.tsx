@@ -1,33 +1,42 @@
 import { useSlice, useStores } from '../app-context.js';
+import { selectAccessibilityOn } from '../stores/session-store.js';
 
 export function StatusBar() {
-  const { api, session, tree } = useStores();
+  const { client, session, tree, settings } = useStores();
   const connection = useSlice(session, (s) => s.connection);
-  const info = useSlice(session, (s) => s.info);
+  const providers = useSlice(session, (s) => s.info?.status.providers);
+  const platform = useSlice(session, (s) => s.info?.status.platform);
+  const accessibilityOn = useSlice(session, selectAccessibilityOn);
+  const settingsError = useSlice(settings, (s) => s.hostError);
   const message = useSlice(session, (s) => s.message);
   const error = useSlice(session, (s) => s.error);
   const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
   const treeError = useSlice(tree, (s) => s.lastError);
   const picking = useSlice(session, (s) => s.picking);
+  const canStop = useSlice(session, (s) => s.info?.status.capabilities.stop ?? false);
   return (
     <footer className="status-bar" aria-label="Status bar">
       <span className={`conn ${connection}`}>● {connection === 'open' ? 'connected' : connection}</span>
-      {info ? (
+      {providers ? (
         <span>
-          {info.providers.map((p) => `${p.name} (${p.state})`).join(', ')} · accessibility {info.accessibility}
-          {info.platform ? ` · platform ${info.platform}` : ''}
+          {providers.map((p) => `${p.displayName} (${p.state})`).join(', ')} · accessibility{' '}
+          {accessibilityOn ? 'on' : 'off'}
+          {platform ? ` · platform ${platform}` : ''}
         </span>
       ) : null}
       <span>{loaded} nodes loaded</span>
       {picking ? <span className="picking">Pick mode</span> : null}
       {error || treeError ? <span className="error">{error ?? treeError}</span> : null}
+      {settingsError ? <span className="error">{settingsError}</span> : null}
       {message ? <span className={message.level === 'error' ? 'error' : 'message'}>{message.text}</span> : null}
-      {info?.features.stop ? (
+      {canStop ? (
         <button
           type="button"
           className="stop-host"
           title="End the host and everything it started"
-          onClick={() => void api.stopHost().catch((e: unknown) => session.getState().say(String(e), 'error'))}
+          onClick={() =>
+            void client.stopHost().catch((e: unknown) => session.getState().say(`Stop failed: ${String(e)}`, 'error'))
+          }
         >
           Stop host
         </button>
