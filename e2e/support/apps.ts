@@ -127,7 +127,7 @@ function requireSessionEnv(env: NodeJS.ProcessEnv): void {
   if (!env.DISPLAY || !env.DBUS_SESSION_BUS_ADDRESS) {
     throw new Error(
       'DISPLAY and DBUS_SESSION_BUS_ADDRESS must be set: run inside the desktop session ' +
-        '(npm test, or node scripts/desktop/session.mjs -- <command>)',
+        '(npm test, or platynui-inspector virtual-desktop -- <command>)',
     );
   }
 }
