@@ -1,25 +1,12 @@
-import { InspectorError } from '../../shared/model/errors.js';
 import { Runtime } from '../runtime/runtime.js';
 import { XPathService } from '../xpath/xpath-service.js';
 
 export interface RuntimeCliOptions {
   provider?: string[];
   mockFile?: string;
+  mockMaxDepth?: number;
   platform?: string;
   callTimeout?: number;
-}
-
-/** Options every command that reads the tree accepts. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-export function parseNonNegativeInteger(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value))
-      throw new InspectorError('usage', `${name} must be a non-negative integer, got "${value}"`);
-    return Number(value);
-  };
 }
 
 export interface CliSession {
@@ -43,6 +30,7 @@ export async function openSession(options: RuntimeCliOptions): Promise<CliSessio
     providers,
     providerOptions: {
       ...(options.mockFile ? { mockFile: options.mockFile } : {}),
+      ...(options.mockMaxDepth !== undefined ? { mockMaxDepth: options.mockMaxDepth } : {}),
       ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
     },
     ...(platform ? { platform } : {}),

@@ -121,7 +121,7 @@ export interface ShellOptions {
   /** dist/ of the app: dist/renderer, dist/preload/preload.cjs, dist/main/electron/runtime-host-main.js. */
   distDir: string;
   /** Runtime options for the utility process (from the command line: --provider, --mock-file, --platform). */
-  runtime: { providers?: string[]; providerOptions?: { mockFile?: string }; platform?: string };
+  runtime: { providers?: string[]; providerOptions?: { mockFile?: string; mockMaxDepth?: number }; platform?: string };
   files: FileAccess;
   log?: (message: string) => void;
 }
@@ -133,8 +133,10 @@ export function parseShellArgs(argv: readonly string[]): ShellOptions['runtime']
     const value = () => argv[++i];
     if (arg === '--provider') out.providers = [...(out.providers ?? []), value() ?? ''];
     else if (arg === '--mock-file') {
-      out.providerOptions = { mockFile: value() ?? '' };
+      out.providerOptions = { ...out.providerOptions, mockFile: value() ?? '' };
       if (!out.providers?.includes('mock')) out.providers = [...(out.providers ?? []), 'mock'];
+    } else if (arg === '--mock-max-depth') {
+      out.providerOptions = { ...out.providerOptions, mockMaxDepth: Number(value()) };
     } else if (arg === '--platform') out.platform = value() ?? '';
     else if (arg === '--pick-shortcut') out.shortcut = value() ?? '';
   }

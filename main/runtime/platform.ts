@@ -182,6 +182,8 @@ export interface PlatformConfig {
   backend?: string;
   /** The mock backend reads the desktop (monitors) from the same file as the mock provider. */
   mockFile?: string;
+  /** Deepest nesting the mock file may have (as for the mock provider). */
+  mockMaxDepth?: number;
   env: { readonly [name: string]: string | undefined };
 }
 

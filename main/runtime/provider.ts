@@ -30,6 +30,8 @@ export interface ProviderDescriptor {
 export interface ProviderOptions {
   /** XML file in the snapshot format, for the mock provider. */
   mockFile?: string;
+  /** Deepest nesting the mock file may have (default 4,096 levels). */
+  mockMaxDepth?: number;
   /** Per-call timeout for calls into the accessibility technology. */
   callTimeoutMs?: number;
 }

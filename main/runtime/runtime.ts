@@ -66,6 +66,7 @@ export class Runtime implements NodeOwner {
     const config: PlatformConfig = { env };
     if (options.platform && options.platform !== 'none') config.backend = options.platform;
     if (options.providerOptions?.mockFile) config.mockFile = options.providerOptions.mockFile;
+    if (options.providerOptions?.mockMaxDepth !== undefined) config.mockMaxDepth = options.providerOptions.mockMaxDepth;
     const platformFactory = options.platform === 'none' ? undefined : selectPlatformFactory(config);
     const platform = platformFactory ? await platformFactory.create(config) : undefined;
     try {

@@ -34,6 +34,7 @@ export async function openDevices(options: RuntimeCliOptions, needTree: boolean)
     env: process.env,
     ...(backend && backend !== 'none' ? { backend } : {}),
     ...(options.mockFile ? { mockFile: options.mockFile } : {}),
+    ...(options.mockMaxDepth !== undefined ? { mockMaxDepth: options.mockMaxDepth } : {}),
   };
   const factory = backend === 'none' ? undefined : selectPlatformFactory(config);
   if (!factory) {

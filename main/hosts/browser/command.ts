@@ -64,6 +64,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       providers,
       providerOptions: {
         ...(options.mockFile ? { mockFile: options.mockFile } : {}),
+        ...(options.mockMaxDepth !== undefined ? { mockMaxDepth: options.mockMaxDepth } : {}),
         ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
       },
       ...(platform ? { platform } : {}),

@@ -7,7 +7,7 @@ export const mockPlatformFactory: PlatformFactory = {
   id: 'mock',
   optIn: true,
   canServe: (config) => config.backend === 'mock',
-  create: (config) => Promise.resolve(new MockDevices(mockDesktopInfo(config.mockFile))),
+  create: (config) => Promise.resolve(new MockDevices(mockDesktopInfo(config.mockFile, config.mockMaxDepth))),
 };
 
 registerPlatformFactory(mockPlatformFactory);

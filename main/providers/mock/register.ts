@@ -5,7 +5,11 @@ import { MOCK_DESCRIPTOR, MockProvider, loadMockDocument } from './mock-provider
 /** Opt-in: the runtime only creates the mock when it is named (`--provider mock`). */
 export const mockProviderFactory: ProviderFactory = {
   descriptor: MOCK_DESCRIPTOR,
-  create: (context) => Promise.resolve(new MockProvider(loadMockDocument(context.options.mockFile))),
+  create: (context) => {
+    const maxDepth = context.options.mockMaxDepth;
+    const document = loadMockDocument(context.options.mockFile, maxDepth !== undefined ? { maxDepth } : {});
+    return Promise.resolve(new MockProvider(document));
+  },
 };
 
 registerProviderFactory(mockProviderFactory);
