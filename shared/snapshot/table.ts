@@ -1,5 +1,5 @@
 import type { AttributeEntry } from '../model/attributes.js';
-import { InspectorError, positionAt, type SourcePosition } from '../model/errors.js';
+import { InspectorError, type SourcePosition } from '../model/errors.js';
 import { NAMESPACES, NAMESPACE_URIS, namespaceFromUri, type Namespace } from '../model/namespaces.js';
 import { parseValueText } from '../model/values.js';
 import type { SnapshotNode } from './model.js';
@@ -80,7 +80,7 @@ export class TableBuilder {
   }
 
   position(at: number): SourcePosition {
-    return positionAt(this.document, at);
+    return xmlPosition(this.document, at);
   }
 
   fail(message: string, at: number): never {
@@ -216,6 +216,21 @@ export class TableBuilder {
       strings: this.strings,
     };
   }
+}
+
+/** Line and column (1-based, in UTF-16 units) of an offset; CR LF, CR and LF each end a line, as in XML. */
+export function xmlPosition(text: string, offset: number): SourcePosition {
+  const end = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1, offset: end };
 }
 
 function grown<T extends Uint8Array | Int32Array>(from: T, to: T): T {

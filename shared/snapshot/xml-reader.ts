@@ -32,8 +32,9 @@ export function readSnapshotTableWithSaxes(
     throw new Stop();
   });
   parser.on('opentagstart', (tag) => {
-    // saxes has read the name and one character more: the `<` is before them.
-    tagAt = Math.max(0, parser.position - tag.name.length - 2);
+    // saxes has read the name and one character more (two for a CR LF): the `<` is before them.
+    const at = parser.position - tag.name.length - 2;
+    tagAt = xml.startsWith(`<${tag.name}`, at) ? at : Math.max(0, at - 1);
   });
   parser.on('opentag', (tag) =>
     guard(() => {
