@@ -7,7 +7,7 @@ import { mockDesktopInfo } from '../platform/mock/mock-platform.js';
 import { DOCUMENT, MockFileTree } from '../providers/mock/file-tree.js';
 import { loadMockTable } from '../providers/mock/mock-provider.js';
 import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from '../runtime/desktop.js';
-import { attributesNamedFrom, composeAttributes, type NodeFacts } from '../runtime/node-attributes.js';
+import { attributesNamedFrom, composeAttributes, type NodeFacts } from '../core/node-attributes.js';
 import type { RuntimeCliOptions } from './session.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';

@@ -1,11 +1,11 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
-import { composeAttributes, needsPatterns, ownAttribute, type NodeFacts } from './node-attributes.js';
+import { composeAttributes, needsPatterns, ownAttribute, type NodeFacts } from '../core/node-attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { uiString } from '../../shared/model/values.js';
-import type { ActionRequest, ProviderAttribute, ProviderNode } from './provider.js';
+import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/provider.js';
 
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');

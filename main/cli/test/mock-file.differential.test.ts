@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { seededRandom } from '../../../shared/random.js';
 import { randomQuery } from '../../../shared/xpath/test/generate.js';
 import { randomSnapshotTree, snapshotXml } from '../../../shared/snapshot/test/generate-snapshot.js';
+import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { Runtime } from '../../runtime/runtime.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { XPathService } from '../../xpath/xpath-service.js';
@@ -66,7 +67,7 @@ test('query and snapshot over a mock file give the general path’s answers, in 
     writeFileSync(file, snapshotXml(randomSnapshotTree(seed)));
     let runtime: Runtime;
     try {
-      runtime = await Runtime.create({ providers: ['mock'], platform: 'mock', providerOptions: { mockFile: file } });
+      runtime = await Runtime.create(runtimeOptionsFrom({ provider: ['mock'], mockFile: file }));
     } catch (error) {
       // A file both paths refuse (a RuntimeId given twice): with the same words.
       assert.throws(() => openMockFile({ mockFile: file }), { message: (error as Error).message });

@@ -16,7 +16,7 @@ import {
   composeAttributes,
   needsPatterns,
   type NodeFacts,
-} from '../../runtime/node-attributes.js';
+} from '../../core/node-attributes.js';
 import { MOCK_DESCRIPTOR, MockRuntimeIds, mockNodeName, readMockAttributes, type MockTable } from './mock-provider.js';
 
 /** The document node (the desktop) of a MockFileTree; table nodes are their indices. */

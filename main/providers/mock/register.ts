@@ -1,15 +1,22 @@
-import { registerProviderFactory } from '../../runtime/registry.js';
-import type { ProviderFactory } from '../../runtime/provider.js';
-import { MOCK_DESCRIPTOR, MockProvider, loadMockDocument } from './mock-provider.js';
+import { registerProviderFactory } from '../../core/registry.js';
+import type { ProviderFactory } from '../../core/provider.js';
+import {
+  MOCK_DESCRIPTOR,
+  MockProvider,
+  loadMockDocument,
+  mockFileOption,
+  mockFileReadOptions,
+} from './mock-provider.js';
 
 /** Opt-in: the runtime only creates the mock when it is named (`--provider mock`). */
 export const mockProviderFactory: ProviderFactory = {
   descriptor: MOCK_DESCRIPTOR,
-  create: (context) => {
-    const maxDepth = context.options.mockMaxDepth;
-    const document = loadMockDocument(context.options.mockFile, maxDepth !== undefined ? { maxDepth } : {});
-    return Promise.resolve(new MockProvider(document));
-  },
+  create: (context) =>
+    Promise.resolve(
+      new MockProvider(
+        loadMockDocument(mockFileOption(context.backendOptions), mockFileReadOptions(context.backendOptions)),
+      ),
+    ),
 };
 
 registerProviderFactory(mockProviderFactory);

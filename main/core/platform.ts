@@ -1,3 +1,4 @@
+import type { BackendOptions } from './backend-options.js';
 import type { InspectorError } from '../../shared/model/errors.js';
 import type { Point, Rect, Size } from '../../shared/model/values.js';
 
@@ -180,10 +181,8 @@ export interface PlatformBundle {
 export interface PlatformConfig {
   /** Names a backend explicitly (`x11`, `mock`); otherwise the detected session decides. */
   backend?: string;
-  /** The mock backend reads the desktop (monitors) from the same file as the mock provider. */
-  mockFile?: string;
-  /** Deepest nesting the mock file may have (as for the mock provider). */
-  mockMaxDepth?: number;
+  /** Each backend's own options (see BackendOptions); a platform reads the entry under its id. */
+  backendOptions?: BackendOptions;
   env: { readonly [name: string]: string | undefined };
 }
 
