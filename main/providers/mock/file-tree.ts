@@ -11,12 +11,7 @@ import {
   tableRole,
 } from '../../../shared/snapshot/table.js';
 import type { XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
-import {
-  attributesNamedFrom,
-  composeAttributes,
-  needsPatterns,
-  type NodeFacts,
-} from '../../core/node-attributes.js';
+import { attributesNamedFrom, composeAttributes, needsPatterns, type NodeFacts } from '../../core/node-attributes.js';
 import { MOCK_DESCRIPTOR, MockRuntimeIds, mockNodeName, readMockAttributes, type MockTable } from './mock-provider.js';
 
 /** The document node (the desktop) of a MockFileTree; table nodes are their indices. */
