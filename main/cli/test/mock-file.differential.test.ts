@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { seededRandom } from '../../../shared/random.js';
 import { randomQuery } from '../../../shared/xpath/test/generate.js';
 import { randomSnapshotTree, snapshotXml } from '../../../shared/snapshot/test/generate-snapshot.js';
+import '../../backends/mock.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { Runtime } from '../../runtime/runtime.js';
 import type { RuntimeNode } from '../../runtime/node.js';
