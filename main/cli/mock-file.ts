@@ -72,7 +72,10 @@ export function openMockFile(options: RuntimeCliOptions): MockFileSession | unde
       ? desktop
       : {
           index: node,
-          runtimeId: tree.runtimeIds[node]!,
+          // Made on first use: text output never needs the ids.
+          get runtimeId() {
+            return tree.runtimeIds[node]!;
+          },
           namespace: tree.namespace(node),
           role: tree.localName(node),
           name: tree.name(node),

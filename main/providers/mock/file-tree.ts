@@ -45,7 +45,7 @@ const CHECK_EVERY = 1024;
  */
 export class MockFileTree implements XdmTree<number> {
   readonly root = DOCUMENT;
-  readonly runtimeIds: string[];
+  private ids: string[] | undefined;
   private readonly parents: Int32Array;
   private readonly childLists: (number[] | undefined)[];
   private readonly documentChildren: number[];
@@ -73,9 +73,27 @@ export class MockFileTree implements XdmTree<number> {
     this.full = new Array<AttributeEntry[] | undefined>(count);
     this.fullXdm = new Array<XdmAttribute[] | undefined>(count);
     this.names = new Array<string | undefined>(count);
-    this.runtimeIds = new Array<string>(count);
     const first = desktop === undefined ? 0 : desktop + 1;
-    // Ids in document order, as MockProvider gives them: the file's (when a string), else generated.
+    const applications = roots.filter((root) => tableNamespace(table, root) === 'app');
+    const others = roots.filter((root) => tableNamespace(table, root) !== 'app');
+    const windows = applications.flatMap((application) => tableChildren(table, application));
+    for (let i = first; i < count; i++) this.parents[i] = table.parents[i]!;
+    for (const root of roots) this.parents[root] = DOCUMENT;
+    for (const window of windows) this.parents[window] = DOCUMENT;
+    this.documentChildren = [...applications, ...windows, ...others];
+    this.structuralRoots = [...applications, ...others];
+  }
+
+  /**
+   * The runtime ids, made on first use: the file's (when a string), else generated in document order as
+   * MockProvider generates them.
+   */
+  get runtimeIds(): readonly string[] {
+    if (this.ids) return this.ids;
+    const { table, desktop } = this.mock;
+    const count = table.count;
+    const first = desktop === undefined ? 0 : desktop + 1;
+    const ids = new Array<string>(count);
     const given = new Set<string>();
     const fileIds: (string | undefined)[] = new Array<string | undefined>(count);
     for (let i = first; i < count; i++) {
@@ -85,16 +103,10 @@ export class MockFileTree implements XdmTree<number> {
         given.add(text);
       }
     }
-    const ids = new MockRuntimeIds(given);
-    for (let i = first; i < count; i++) this.runtimeIds[i] = fileIds[i] ?? ids.next(tableRole(table, i));
-    const applications = roots.filter((root) => tableNamespace(table, root) === 'app');
-    const others = roots.filter((root) => tableNamespace(table, root) !== 'app');
-    const windows = applications.flatMap((application) => tableChildren(table, application));
-    for (let i = first; i < count; i++) this.parents[i] = table.parents[i]!;
-    for (const root of roots) this.parents[root] = DOCUMENT;
-    for (const window of windows) this.parents[window] = DOCUMENT;
-    this.documentChildren = [...applications, ...windows, ...others];
-    this.structuralRoots = [...applications, ...others];
+    const generated = new MockRuntimeIds(given);
+    for (let i = first; i < count; i++) ids[i] = fileIds[i] ?? generated.next(tableRole(table, i));
+    this.ids = ids;
+    return ids;
   }
 
   /** Node count below the document (what the mock provider would have made). */
