@@ -82,6 +82,8 @@ const policies = [
   may('cli', ['cli', 'api', 'hosts', 'desktop', ...engine]),
   // Exception: `info` and `enable-accessibility` report on and switch the AT-SPI provider itself.
   exception('cli', 'main/cli/commands/info.ts', ['provider']),
+  // query and snapshot over a mock file alone read the file's table directly, without a runtime (issue 13).
+  exception('cli', 'main/cli/mock-file.ts', ['provider', 'platform']),
   may('hosts', ['hosts', 'api', 'desktop', ...engine]),
   // Exception: the browser host's `serve` command reuses the CLI's runtime options.
   exception('hosts', 'main/hosts/browser/command.ts', ['cli']),

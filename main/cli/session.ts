@@ -1,22 +1,8 @@
-import { InspectorError } from '../../shared/model/errors.js';
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
 import { startXPathWorker, XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
-
-/** Options every command that reads the tree accepts. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-export function parseNonNegativeInteger(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value))
-      throw new InspectorError('usage', `${name} must be a non-negative integer, got "${value}"`);
-    return Number(value);
-  };
-}
 
 export interface CliSession {
   runtime: Runtime;
