@@ -17,6 +17,7 @@ export const DESKTOP_PACKAGES = Object.freeze([
   'gir1.2-atspi-2.0',
   'imagemagick',
   'python3-dogtail',
+  'gir1.2-gtk-4.0',
 ]);
 
 const APT_OPTIONS = ['-o', 'DPkg::Lock::Timeout=600', '-o', 'Dpkg::Options::=--force-confdef'];
