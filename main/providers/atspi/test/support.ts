@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ReferenceNode } from '../../../../e2e/support/reference.js';
 import { atspiReference } from '../../../../e2e/support/reference.js';
 import { toJsonValue } from '../../../../shared/model/values.js';
-import type { ProviderNode } from '../../../runtime/provider.js';
+import type { ProviderNode } from '../../../core/provider.js';
 import type { AtspiNode } from '../node.js';
 import type { AtspiProvider } from '../provider.js';
 
