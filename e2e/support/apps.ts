@@ -331,6 +331,19 @@ export async function findDocuments(bus: MessageBus, root: ObjectRef, limit = 30
 const hasWindow: ReadyCheck = async (bus, app) =>
   Number(await getProperty(bus, app, 'org.a11y.atspi.Accessible', 'ChildCount')) > 0;
 
+/**
+ * Starts a small GTK application of e2e/fixtures written in Python (python3-gi; GTK 3 or 4 as the script chooses)
+ * and waits until its window is registered.
+ */
+export async function launchPythonGtkApp(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  options: LaunchOptions = {},
+): Promise<LaunchedApp> {
+  const file = path.join(projectRoot(), 'e2e/fixtures', script);
+  return launch(script, '/usr/bin/python3', [file, ...(options.args ?? [])], env, { ...options, ready: hasWindow });
+}
+
 /** Starts gtk3-demo (Debian's gtk-3-examples) and waits until its main window is registered. */
 export async function launchGtk3Demo(env: NodeJS.ProcessEnv, options: LaunchOptions = {}): Promise<LaunchedApp> {
   return launch('gtk3-demo', 'gtk3-demo', options.args ?? [], env, { ...options, ready: hasWindow });

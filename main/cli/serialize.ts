@@ -17,7 +17,10 @@ export interface SelectOptions {
   includeRuntimeId: boolean;
 }
 
-/** The attributes a snapshot or query writes: none, the default set (Name, Id, state flags), or all of them. */
+/**
+ * The attributes a snapshot or query writes: none, the default set (Name, Id, state flags, and IsResponding where an
+ * application has it), or all of them.
+ */
 export function selectAttributes(entries: readonly AttributeEntry[], options: SelectOptions): AttributeEntry[] {
   const withRuntimeId = options.includeRuntimeId || options.attrs === 'all';
   return entries.filter((entry) => {
@@ -29,6 +32,7 @@ export function selectAttributes(entries: readonly AttributeEntry[], options: Se
       control &&
       (entry.name === AttributeNames.Name ||
         entry.name === AttributeNames.Id ||
+        entry.name === AttributeNames.IsResponding ||
         STATE_ATTRIBUTE_NAMES.includes(entry.name))
     );
   });
@@ -123,7 +127,12 @@ export function textLine(node: { namespace: string; role: string; name: string }
 }
 
 /** The names `--attrs default` writes, in the order it writes them. */
-const DEFAULT_ATTRIBUTE_NAMES = [AttributeNames.Name, AttributeNames.Id, ...STATE_ATTRIBUTE_NAMES];
+const DEFAULT_ATTRIBUTE_NAMES = [
+  AttributeNames.Name,
+  AttributeNames.Id,
+  ...STATE_ATTRIBUTE_NAMES,
+  AttributeNames.IsResponding,
+];
 
 /**
  * Reads what the selection needs: everything for `all`, only the named attributes for `default` (a snapshot of a

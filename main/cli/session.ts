@@ -27,8 +27,19 @@ export async function openSession(options: RuntimeCliOptions): Promise<CliSessio
     runtime,
     xpath,
     close: async () => {
+      reportDegradedProviders(runtime);
       await xpath.close();
       await runtime.shutdown();
     },
   };
+}
+
+/** Names on stderr what a provider could not fully deliver (a hung application shown without its children). */
+function reportDegradedProviders(runtime: Runtime): void {
+  for (const provider of runtime.providers) {
+    const status = provider.status();
+    if (status.state === 'degraded' && status.message) {
+      process.stderr.write(`warning: ${provider.descriptor.id}: ${status.message}\n`);
+    }
+  }
 }

@@ -20,6 +20,7 @@ export const DESKTOP_PACKAGES = Object.freeze([
   'gir1.2-atspi-2.0',
   'imagemagick',
   'python3-dogtail',
+  'gir1.2-gtk-4.0',
 ]);
 
 /** Packages from `list` (default: all of the test desktop's) that dpkg does not report as installed. */
