@@ -1,5 +1,6 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import { Runtime } from '../runtime/runtime.js';
+import { DEFAULT_LIMITS } from '../api/limits.js';
 import { XPathService } from '../xpath/xpath-service.js';
 
 export interface RuntimeCliOptions {
@@ -47,7 +48,7 @@ export async function openSession(options: RuntimeCliOptions): Promise<CliSessio
     },
     ...(platform ? { platform } : {}),
   });
-  const xpath = new XPathService(runtime);
+  const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb });
   await xpath.warmUp();
   return {
     runtime,

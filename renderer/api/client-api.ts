@@ -206,7 +206,7 @@ export class ClientApi implements InspectorApi {
     const handle = this.client.evaluate(expression, { onItems: (items) => onItems(items.map(item)) });
     return {
       done: handle.done.then(
-        (summary) => ({ count: summary.count, ms: summary.ms }),
+        (summary) => ({ count: summary.count, ms: summary.ms, ...(summary.truncated ? { truncated: true } : {}) }),
         (error: unknown) => {
           throw wrap(error);
         },

@@ -48,6 +48,8 @@ export type ResultItem =
 export interface EvaluationSummary {
   count: number;
   ms: number;
+  /** The host's result cap cut the results off (there were more than `count`). */
+  truncated?: boolean;
 }
 
 export interface Evaluation {

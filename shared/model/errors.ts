@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'unsupported'
   | 'action-failed'
   | 'invalid-input'
+  /** A configured limit stopped the work (the XPath worker's memory, say); the message names the limit. */
+  | 'limit-exceeded'
   | 'internal';
 
 export interface SourcePosition {
