@@ -8,12 +8,13 @@ import { parseShellArgs, startShell, type ElectronLike } from './shell.js';
 
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = parseShellArgs(process.argv.slice(2));
-const { shortcut, ...runtime } = args;
+const { shortcut, devTools, ...runtime } = args;
 
 startShell(electron as unknown as ElectronLike, {
   distDir,
   runtime,
   ...(shortcut ? { shortcut } : {}),
+  ...(devTools ? { devTools } : {}),
   files: {
     readFile: (file) => {
       try {
