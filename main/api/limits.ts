@@ -2,8 +2,8 @@ import { InspectorError } from '../../shared/model/errors.js';
 
 /**
  * Everything a client can make a host spend has a limit (README, "What the host promises"). Each limit has a default,
- * a settings key (`limits.<name>`, for the Electron shell, which has no command line) and a `serve` option, which wins
- * over the setting. Limits read at start (connections, workers, memory, message sizes) apply at the next start; the
+ * a settings key (`limits.<name>`, for the Electron shell, which has no command line; not for the settings size) and
+ * a `serve` option, which wins over the setting. Limits read at start (connections, workers, memory, message sizes) apply at the next start; the
  * evaluation timeout and the result cap apply to the next evaluation.
  */
 export interface HostLimits {
@@ -39,6 +39,8 @@ export interface LimitDefinition {
   max: number;
   /** The `serve` option that sets it. */
   option: string;
+  /** False when no settings key sets it (the settings size limit cannot come from the settings it bounds). */
+  setting?: false;
 }
 
 const MiB = 1024 * 1024;
@@ -46,10 +48,10 @@ const MiB = 1024 * 1024;
 export const LIMITS: { readonly [K in LimitName]: LimitDefinition } = {
   maxMessageBytes: { default: 4 * MiB, min: 1024, max: 64 * MiB, option: '--max-message-bytes' },
   maxMessageDepth: { default: 64, min: 4, max: 1000, option: '--max-message-depth' },
-  maxSettingsBytes: { default: 256 * 1024, min: 1024, max: 16 * MiB, option: '--max-settings-bytes' },
+  maxSettingsBytes: { default: 256 * 1024, min: 1024, max: 16 * MiB, option: '--max-settings-bytes', setting: false },
   evaluationTimeoutMs: { default: 30_000, min: 1, max: 600_000, option: '--eval-timeout' },
   maxResults: { default: 100_000, min: 1, max: 10_000_000, option: '--max-results' },
-  workerMemoryMb: { default: 512, min: 32, max: 16_384, option: '--worker-memory' },
+  workerMemoryMb: { default: 384, min: 32, max: 16_384, option: '--worker-memory' },
   xpathWorkers: { default: 2, min: 1, max: 8, option: '--xpath-workers' },
   maxConnections: { default: 16, min: 1, max: 1000, option: '--max-connections' },
   maxPendingRequests: { default: 32, min: 1, max: 10_000, option: '--max-pending-requests' },
@@ -103,7 +105,7 @@ export function resolveLimits(
   const limits: HostLimits = { ...DEFAULT_LIMITS };
   for (const name of LIMIT_NAMES) {
     const key = settingsKey(name);
-    const fromSettings = settings[key];
+    const fromSettings = LIMITS[name].setting === false ? undefined : settings[key];
     if (fromSettings !== undefined) {
       try {
         limits[name] = checkLimit(name, fromSettings, `the setting ${key}`);

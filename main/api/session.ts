@@ -16,7 +16,7 @@ import type { PointerCapture, PointerCaptureEvent } from '../runtime/platform.js
 import type { ProviderNode } from '../runtime/provider.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { XPathService } from '../xpath/xpath-service.js';
-import { LIMITS, resolveLimits, type HostLimits } from './limits.js';
+import { resolveLimits, type HostLimits } from './limits.js';
 import { SettingsStore } from './settings-store.js';
 
 /**
@@ -92,13 +92,8 @@ export class InspectorSession {
   static async open(options: SessionOptions): Promise<InspectorSession> {
     const warn = options.warn ?? ((message: string) => process.stderr.write(`platynui-inspector: ${message}\n`));
     const overrides = options.limits ?? {};
-    const limitsOf = (settings: Settings) => resolveLimits(settings, overrides);
-    const store: SettingsStore = new SettingsStore(
-      options.settingsFile ?? defaultSettingsFile(),
-      () => limitsOf(store.get()).maxSettingsBytes,
-      overrides.maxSettingsBytes ?? LIMITS.maxSettingsBytes.max,
-      warn,
-    );
+    const settingsLimit = resolveLimits({}, overrides).maxSettingsBytes;
+    const store = new SettingsStore(options.settingsFile ?? defaultSettingsFile(), settingsLimit, warn);
     const limits = resolveLimits(store.get(), overrides, warn);
     const runtime = await Runtime.create(options.runtime);
     const xpath = new XPathService(runtime, { workers: limits.xpathWorkers, workerMemoryMb: limits.workerMemoryMb });

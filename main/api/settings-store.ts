@@ -22,10 +22,7 @@ export class SettingsStore {
 
   constructor(
     private readonly file: string,
-    /** The limit in force now (it may itself be a setting). */
-    private readonly maxBytes: () => number,
-    /** The largest file read at start (before the settings that may set the limit are known). */
-    private readonly readLimit: number,
+    private readonly maxBytes: number,
     private readonly warn: (message: string) => void = (message) =>
       process.stderr.write(`platynui-inspector: ${message}\n`),
   ) {
@@ -38,7 +35,7 @@ export class SettingsStore {
     if (!existsSync(this.file)) return {};
     try {
       const size = statSync(this.file).size;
-      const limit = this.readLimit;
+      const limit = this.maxBytes;
       // the file is pretty-printed: allow its whitespace on top of the limit
       if (size > limit * 2 + 1024) {
         const aside = `${this.file}.too-large`;
@@ -77,7 +74,7 @@ export class SettingsStore {
       changed.push(key);
     }
     const bytes = Buffer.byteLength(JSON.stringify(next));
-    const limit = this.maxBytes();
+    const limit = this.maxBytes;
     if (bytes > limit) {
       throw new InspectorError(
         'limit-exceeded',
