@@ -46,7 +46,7 @@ export class WorkerLane {
   private control: Int32Array | undefined;
   private nextId = 1;
   private pending: Pending | undefined;
-  private ready: Promise<void> | undefined;
+  private whenReady: Promise<void> | undefined;
   private readyResolve: (() => void) | undefined;
   /** The tree generation the worker's mirror was built from. */
   private workerGeneration: number | undefined;
@@ -63,8 +63,22 @@ export class WorkerLane {
     private readonly options: LaneOptions = {},
   ) {}
 
+  private closed = false;
+  private warm = false;
+
   get busy(): boolean {
     return this.stopCurrent !== undefined;
+  }
+
+  /** Its worker has loaded its engines (a replaced worker is started at once, so this is rarely false for long). */
+  get ready(): boolean {
+    return this.warm;
+  }
+
+  /** A worker that died or was terminated is replaced at once, so the next query does not wait for its start-up. */
+  private replace(): void {
+    this.reset();
+    if (!this.closed) this.start();
   }
 
   onTreeChanges(changes: readonly TreeChange[] | 'all'): void {
@@ -98,7 +112,7 @@ export class WorkerLane {
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
     worker.on('error', (error: Error & { code?: string }) => {
       if (this.worker !== worker) return; // a worker already replaced (terminated after a cancel)
-      this.reset();
+      this.replace();
       this.failPending(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? new InspectorError(
@@ -111,13 +125,14 @@ export class WorkerLane {
     });
     worker.on('exit', () => {
       if (this.worker !== worker) return;
-      this.reset();
+      this.replace();
       this.failPending(new InspectorError('internal', 'the XPath worker stopped unexpectedly; it is restarted'));
     });
     this.worker = worker;
     this.bridge = bridge;
     this.control = control;
-    this.ready = new Promise<void>((resolve) => (this.readyResolve = resolve));
+    this.warm = false;
+    this.whenReady = new Promise<void>((resolve) => (this.readyResolve = resolve));
     return { worker, bridge, control };
   }
 
@@ -125,7 +140,7 @@ export class WorkerLane {
   async warmUp(): Promise<void> {
     const { worker } = this.start();
     worker.ref();
-    await this.ready;
+    await this.whenReady;
     worker.unref();
   }
 
@@ -133,7 +148,8 @@ export class WorkerLane {
     this.workerGeneration = undefined;
     this.changed = undefined;
     this.readyResolve?.();
-    this.ready = undefined;
+    this.whenReady = undefined;
+    this.warm = false;
     this.worker = undefined;
     this.bridge = undefined;
     this.control = undefined;
@@ -199,6 +215,7 @@ export class WorkerLane {
 
   private onMessage(message: WorkerMessage): void {
     if (message.type === 'ready') {
+      this.warm = true;
       this.readyResolve?.();
       return;
     }
@@ -293,7 +310,7 @@ export class WorkerLane {
         graceTimer = setTimeout(() => {
           if (this.pending !== pending) return;
           void worker.terminate();
-          this.reset();
+          this.replace();
           this.failPending(reason);
         }, CANCEL_GRACE_MS);
       };
@@ -334,6 +351,7 @@ export class WorkerLane {
   }
 
   async close(reason: InspectorError): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.reset();
     this.failPending(reason);

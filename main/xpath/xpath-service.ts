@@ -165,8 +165,10 @@ export class XPathService {
    * so a single user's queries keep finding the same worker's indexed copy of the tree.
    */
   private dispatch(): void {
-    for (const lane of this.lanes) {
-      if (lane.busy || this.closed) continue;
+    // a free worker with its engines loaded first (one just replaced after a cancel may still be starting)
+    const free = this.lanes.filter((lane) => !lane.busy);
+    for (const lane of [...free.filter((lane) => lane.ready), ...free.filter((lane) => !lane.ready)]) {
+      if (this.closed) return;
       const owner = [...this.waiting.keys()].find((candidate) => !this.running.has(candidate));
       if (owner === undefined) return;
       const queue = this.waiting.get(owner)!;
