@@ -1,3 +1,4 @@
+import '../backends/linux.js';
 import { Command, CommanderError } from 'commander';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { registerEnableAccessibility, registerInfo, registerListProviders } from './commands/info.js';
@@ -26,7 +27,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    // A command whose outcome is more than success (check: findings) sets the exit code itself.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;

@@ -3,6 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { checkJsonShape } from '../../shared/api/json-shape.js';
 import { LIMITS } from '../api/limits.js';
 import { uiFile, type UiFileOptions } from '../hosts/ui-files.js';
+import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
+import type { RuntimeOptions } from '../runtime/runtime.js';
 import type { HostCommand } from './runtime-host.js';
 import { RuntimeSupervisor } from './runtime-supervisor.js';
 import {
@@ -125,29 +127,33 @@ export interface ShellOptions {
   /** dist/ of the app: dist/renderer, dist/preload/preload.cjs, dist/main/electron/runtime-host-main.js. */
   distDir: string;
   /** Runtime options for the utility process (from the command line: --provider, --mock-file, --platform). */
-  runtime: { providers?: string[]; providerOptions?: { mockFile?: string }; platform?: string };
+  runtime: RuntimeOptions;
   files: FileAccess;
   log?: (message: string) => void;
 }
 
-export type ShellArgs = ShellOptions['runtime'] & { shortcut?: string; devTools?: boolean };
-
-export function parseShellArgs(argv: readonly string[]): ShellArgs {
-  const out: ShellArgs = {};
+export function parseShellArgs(argv: readonly string[]): {
+  runtime: RuntimeOptions;
+  shortcut?: string;
+  devTools?: boolean;
+} {
+  const flags: RuntimeFlags = {};
+  let shortcut: string | undefined;
+  let devTools = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i];
-    if (arg === '--provider') out.providers = [...(out.providers ?? []), value() ?? ''];
-    else if (arg === '--mock-file') {
-      out.providerOptions = { mockFile: value() ?? '' };
-      if (!out.providers?.includes('mock')) out.providers = [...(out.providers ?? []), 'mock'];
-    } else if (arg === '--platform') out.platform = value() ?? '';
-    else if (arg === '--pick-shortcut') out.shortcut = value() ?? '';
-    else if (arg === '--devtools') out.devTools = true;
+    if (arg === '--provider') flags.provider = [...(flags.provider ?? []), value() ?? ''];
+    else if (arg === '--mock-file') flags.mockFile = value() ?? '';
+    else if (arg === '--platform') flags.platform = value() ?? '';
+    else if (arg === '--pick-shortcut') shortcut = value() ?? '';
+    else if (arg === '--devtools') devTools = true;
   }
-  const providers = out.providers ?? [];
-  if (!out.platform && providers.length > 0 && providers.every((id) => id === 'mock')) out.platform = 'mock';
-  return out;
+  return {
+    runtime: runtimeOptionsFrom(flags),
+    ...(shortcut !== undefined ? { shortcut } : {}),
+    ...(devTools ? { devTools } : {}),
+  };
 }
 
 /** The runtime process's environment: picking must never select the inspector's own windows (owned by this process). */

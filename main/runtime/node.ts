@@ -4,7 +4,7 @@ import { InspectorError } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { uiArray, uiString } from '../../shared/model/values.js';
-import type { ActionRequest, ProviderAttribute, ProviderNode } from './provider.js';
+import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/provider.js';
 
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');
@@ -112,7 +112,10 @@ export class RuntimeNode {
   }
 
   private adoptChildren(sources: readonly ProviderNode[]): readonly RuntimeNode[] {
-    const previous = new Map((this.resolvedChildren ?? []).map((child) => [child.runtimeId, child]));
+    // A child marked removed (a whole-tree invalidation drops every node) is never handed out again.
+    const previous = new Map(
+      (this.resolvedChildren ?? []).filter((child) => !child.isRemoved).map((child) => [child.runtimeId, child]),
+    );
     const children = sources.map(
       (source) => previous.get(source.runtimeId) ?? this.owner.adopt(source, this, this.technology),
     );

@@ -1,5 +1,5 @@
+import { InspectorError } from '../model/errors.js';
 import type {
-  ApiError,
   EvaluationItem,
   EventType,
   InspectorEvent,
@@ -23,27 +23,11 @@ export interface Transport {
   close?(): void;
 }
 
-/** A failed request: the host's error code, message and, for XPath, the position. */
-export class ApiRequestError extends Error {
-  readonly code: ApiError['code'];
-  readonly position: ApiError['position'];
-  readonly runtimeId: string | undefined;
-  readonly path: string | undefined;
-  constructor(readonly error: ApiError) {
-    super(error.message);
-    this.name = 'ApiRequestError';
-    this.code = error.code;
-    this.position = error.position;
-    this.runtimeId = error.runtimeId;
-    this.path = error.path;
-  }
-}
-
 export type EventOf<T extends EventType> = Extract<InspectorEvent, { type: T }>;
 
 export interface EvaluationHandle {
   readonly id: string;
-  /** Resolves with the summary after every item was delivered; rejects with an ApiRequestError (position set). */
+  /** Resolves with the summary after every item was delivered; rejects with an InspectorError (position set). */
   readonly done: Promise<Result<'evaluate'>>;
   cancel(): Promise<void>;
 }
@@ -58,6 +42,9 @@ export interface EvaluateOptions {
   /** Items as they stream in. */
   onItems?: (items: EvaluationItem[]) => void;
 }
+
+/** The arguments of a pattern action (`action` params' `args`). */
+export type ActionArgs = NonNullable<ParamsInput<'action'>['args']>;
 
 interface Pending {
   method: MethodName;
@@ -88,9 +75,7 @@ export class InspectorClient {
   /** Sends one request and resolves with its validated result. */
   request<M extends MethodName>(method: M, params?: ParamsInput<M>): Promise<Result<M>> {
     if (this.closedReason !== undefined) {
-      return Promise.reject(
-        new ApiRequestError({ code: 'internal', message: `connection closed: ${this.closedReason}` }),
-      );
+      return Promise.reject(new InspectorError('internal', `connection closed: ${this.closedReason}`));
     }
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
@@ -113,12 +98,11 @@ export class InspectorClient {
       if (this.options.requestTimeoutMs && method !== 'evaluate') {
         timer = setTimeout(
           () =>
-            this.pending.get(id)?.reject(
-              new ApiRequestError({
-                code: 'timeout',
-                message: `${method} got no answer within ${this.options.requestTimeoutMs} ms`,
-              }),
-            ),
+            this.pending
+              .get(id)
+              ?.reject(
+                new InspectorError('timeout', `${method} got no answer within ${this.options.requestTimeoutMs} ms`),
+              ),
           this.options.requestTimeoutMs,
         );
       }
@@ -152,12 +136,8 @@ export class InspectorClient {
   attributes = (runtimeId: string, options: { refresh?: boolean } = {}) =>
     this.request('attributes', { runtimeId, ...options });
   patterns = (runtimeId: string) => this.request('patterns', { runtimeId });
-  action = (
-    runtimeId: string,
-    expectedRevision: number,
-    action: string,
-    args: { value?: string | number; x?: number; y?: number; width?: number; height?: number } = {},
-  ) => this.request('action', { runtimeId, expectedRevision, action, args });
+  action = (runtimeId: string, expectedRevision: number, action: string, args: ActionArgs = {}) =>
+    this.request('action', { runtimeId, expectedRevision, action, args });
   highlight = (target: { runtimeIds?: string[]; rects?: ParamsInput<'highlight'>['rects']; durationMs?: number }) =>
     this.request('highlight', target);
   clearHighlight = () => this.request('highlight.clear');
@@ -206,7 +186,7 @@ export class InspectorClient {
   private failAll(reason: string): void {
     this.closedReason ??= reason;
     for (const pending of [...this.pending.values()]) {
-      pending.reject(new ApiRequestError({ code: 'internal', message: `connection closed: ${reason}` }));
+      pending.reject(new InspectorError('internal', `connection closed: ${reason}`));
     }
   }
 
@@ -238,12 +218,12 @@ export class InspectorClient {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     if (!message.ok) {
-      pending.reject(new ApiRequestError(message.error));
+      pending.reject(InspectorError.fromData(message.error));
       return;
     }
     const result = parseResult(pending.method, message.result);
     if (result.ok) pending.resolve(result.value);
-    else pending.reject(new ApiRequestError({ code: 'internal', message: result.error }));
+    else pending.reject(new InspectorError('internal', result.error));
   }
 }
 
@@ -263,7 +243,7 @@ export function webSocketTransport(socket: {
       const text = JSON.stringify(message);
       if (socket.readyState === 0) queue.push(text);
       else if (socket.readyState === 1) socket.send(text);
-      else throw new ApiRequestError({ code: 'internal', message: 'connection closed' });
+      else throw new InspectorError('internal', 'connection closed');
     },
     onMessage(callback) {
       let active = true;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkJsonShape, type JsonShapeLimits, type JsonShapeProblem } from './json-shape.js';
 import type { UiValue } from '../model/values.js';
+import { ERROR_CODES } from '../model/errors.js';
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -40,23 +41,7 @@ export const UiValueSchema: z.ZodType<UiValue> = z.lazy(() =>
   ]),
 );
 
-export const ErrorCodeSchema = z.enum([
-  'usage',
-  'xpath-syntax',
-  'xpath-type',
-  'xpath-evaluation',
-  'provider-unavailable',
-  'accessibility-disabled',
-  'timeout',
-  'cancelled',
-  'stale-node',
-  'not-responding',
-  'unsupported',
-  'action-failed',
-  'invalid-input',
-  'limit-exceeded',
-  'internal',
-]);
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
 
 export const ErrorSchema = z.object({
   code: ErrorCodeSchema,
@@ -66,6 +51,7 @@ export const ErrorSchema = z.object({
   /** For `invalid-input`: where in the message the problem is (`params.limit`). */
   path: z.string().optional(),
 });
+/** An InspectorError on the wire (InspectorError.toData / fromData). */
 export type ApiError = z.infer<typeof ErrorSchema>;
 
 const runtimeId = z.string().min(1).max(4096);
@@ -147,6 +133,19 @@ export const AccessibilityStatusSchema = z.object({
   message: z.string(),
 });
 export type AccessibilityStatusInfo = z.infer<typeof AccessibilityStatusSchema>;
+
+/** What this host can do, so that a front end offers only what works (the renderer's feature switches). */
+export const CapabilitiesSchema = z.object({
+  /** Picking with the pointer (`pick.*`): the platform has a pointer device. */
+  pick: z.boolean(),
+  /** Outlining elements on screen (`highlight`). */
+  highlight: z.boolean(),
+  /** `focus.changed` events: a provider reports property changes, the keyboard focus among them. */
+  followFocus: z.boolean(),
+  /** Ranked locators and code (`locate`, `export`). */
+  locators: z.boolean(),
+});
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
 const JsonSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonSchema), z.record(z.string(), JsonSchema)]),
@@ -326,6 +325,7 @@ export const methods = {
       providers: z.array(ProviderStatusSchema),
       nodesFetched: z.number().int(),
       accessibility: AccessibilityStatusSchema,
+      capabilities: CapabilitiesSchema,
     }),
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },

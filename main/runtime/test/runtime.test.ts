@@ -1,3 +1,4 @@
+import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkPatternContract } from '../../../shared/model/patterns.js';
@@ -5,7 +6,7 @@ import { toJsonValue } from '../../../shared/model/values.js';
 import { DEFAULT_MOCK_SECRET } from '../../providers/mock/default-tree.js';
 import { MockDevices } from '../../platform/mock/mock-platform.js';
 import type { RuntimeNode } from '../node.js';
-import { selectProviderFactories } from '../registry.js';
+import { selectProviderFactories } from '../../core/registry.js';
 import { Runtime } from '../runtime.js';
 
 async function mockRuntime(): Promise<Runtime> {
@@ -223,4 +224,22 @@ test('shutdown is idempotent and the provider refuses work afterwards', async ()
   await runtime.shutdown();
   await runtime.shutdown();
   await assert.rejects(runtime.desktop.children(), /shut down/);
+});
+
+test('after a whole-tree invalidation the desktop hands out live nodes, known to the runtime again', async () => {
+  const runtime = await mockRuntime();
+  try {
+    const before = await runtime.desktop.children();
+    const provider = runtime.providers[0] as unknown as { emit(event: { kind: 'TreeInvalidated' }): void };
+    provider.emit({ kind: 'TreeInvalidated' });
+    const after = await runtime.desktop.children();
+    assert.deepEqual(
+      after.map((node) => node.runtimeId),
+      before.map((node) => node.runtimeId),
+    );
+    assert.ok(after.every((node) => !node.isRemoved && runtime.node(node.runtimeId) === node));
+    assert.ok(before.every((node) => node.isRemoved));
+  } finally {
+    await runtime.shutdown();
+  }
 });

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
-import { ApiRequestError, InspectorClient, webSocketTransport } from '../../../../shared/api/client.js';
+import { InspectorClient, webSocketTransport } from '../../../../shared/api/client.js';
+import { InspectorError } from '../../../../shared/model/errors.js';
 import { openHost, type HostFixture } from '../../../api/test/support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -29,11 +30,11 @@ after(async () => {
   await fixture.close();
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ApiRequestError> {
+async function rejection(promise: Promise<unknown>): Promise<InspectorError> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof ApiRequestError, String(error));
+    assert.ok(error instanceof InspectorError, String(error));
     return error;
   }
   assert.fail('the request succeeded');

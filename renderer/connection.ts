@@ -1,13 +1,9 @@
 /**
- * Picks the InspectorApi the page talks to: the Electron preload's transport when the shell provides one
- * (`window.platynui`), else a WebSocket to the browser host that served the page (`/api/ws`, with the
- * page's `#token=` as a WebSocket subprotocol), or with `?demo=N` an in-memory generated tree (no host needed).
+ * The page's connection to its host, as the protocol client (shared/api/client.ts): the Electron preload's transport
+ * when the shell provides one (`window.platynui`), else a WebSocket to the browser host that served the page
+ * (`/api/ws`, with the page's `#token=` sent as a WebSocket subprotocol).
  */
-import { webSocketTransport, type Transport } from '../../shared/api/client.js';
-import { ClientApi } from './client-api.js';
-import { generateDemoTree } from './demo-tree.js';
-import { MemoryApi } from './memory-api.js';
-import type { InspectorApi } from './types.js';
+import { InspectorClient, webSocketTransport, type Transport } from '../shared/api/client.js';
 
 declare global {
   interface Window {
@@ -16,6 +12,7 @@ declare global {
   }
 }
 
+const REQUEST_TIMEOUT_MS = 60_000;
 const TOKEN_KEY = 'platynui-inspector.token';
 
 /**
@@ -32,14 +29,11 @@ function pageToken(location: Location): string | undefined {
   }
 }
 
-export function connectApi(location: Location): { api: InspectorApi; onClose: (cb: () => void) => void } {
-  const params = new URLSearchParams(location.search);
-  const demo = params.get('demo');
-  if (demo !== null) return { api: new MemoryApi(generateDemoTree(Number(demo) || 200)), onClose: () => undefined };
+export function connectClient(location: Location): { client: InspectorClient; onClose: (cb: () => void) => void } {
   if (window.platynui) {
     const transport = window.platynui;
     return {
-      api: ClientApi.overTransport(transport),
+      client: new InspectorClient(transport, { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
       onClose: (cb) => void transport.onClose?.(() => cb()),
     };
   }
@@ -49,7 +43,7 @@ export function connectApi(location: Location): { api: InspectorApi; onClose: (c
   const token = pageToken(location);
   const socket = new WebSocket(url.href, token ? ['platynui.v1', `platynui.token.${token}`] : ['platynui.v1']);
   return {
-    api: ClientApi.overTransport(webSocketTransport(socket)),
+    client: new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
     onClose: (cb) => socket.addEventListener('close', () => cb()),
   };
 }
