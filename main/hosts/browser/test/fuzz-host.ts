@@ -1,6 +1,7 @@
 // The host the fuzz test attacks, in a child process started with --expose-gc: a browser host over the mock
 // provider with the limits given as JSON in argv[2]. Prints `READY <port> <token>`; on a `mem` line from stdin it
 // collects garbage and prints `MEM <json of process.memoryUsage()>`.
+import '../../../backends/mock.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
