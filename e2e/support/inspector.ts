@@ -158,7 +158,7 @@ export function startServe(
     child.stderr!.on('data', (d: string) => (output = (output + d).slice(-4000)));
     child.stdout!.on('data', (d: string) => {
       output = (output + d).slice(-4000);
-      const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(output)?.[0];
+      const url = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(output)?.[0];
       if (url) {
         clearTimeout(timer);
         resolve({ url, host: child, log: () => output });

@@ -60,19 +60,22 @@ export class InspectorDispatcher {
     this.send({ kind: 'event', event });
   }
 
-  /** Handles one raw message (JSON text or a parsed object). Never throws. */
+  /** Handles one raw message (JSON text or a parsed object). Never throws and never rejects. */
   async handle(raw: unknown): Promise<void> {
-    const parsed = parseRequest(raw);
-    if (!parsed.ok) {
-      this.send({ kind: 'response', id: parsed.id, ok: false, error: parsed.error });
-      return;
-    }
+    let id: number | null = null;
     try {
+      const limits = this.session.limits;
+      const parsed = parseRequest(raw, { maxBytes: limits.maxMessageBytes, maxDepth: limits.maxMessageDepth });
+      id = parsed.id;
+      if (!parsed.ok) {
+        this.send({ kind: 'response', id: parsed.id, ok: false, error: parsed.error });
+        return;
+      }
       const handler = this.handlers[parsed.method] as (params: unknown) => Promise<unknown>;
       const result = await handler(parsed.params);
       this.send({ kind: 'response', id: parsed.id, ok: true, result });
     } catch (error) {
-      this.send({ kind: 'response', id: parsed.id, ok: false, error: toInspectorError(error).toData() });
+      this.send({ kind: 'response', id, ok: false, error: toInspectorError(error).toData() });
     }
   }
 
@@ -190,26 +193,38 @@ export class InspectorDispatcher {
         await node.performAction({ action, ...args }, expectedRevision);
         return { node: session.summarize(node) };
       },
-      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, queue }) => {
+      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, maxResults, queue }) => {
         if (this.evaluations.has(id)) {
           throw new InspectorError('invalid-input', `an evaluation with id "${id}" is already running`);
         }
         if (!queue) for (const controller of this.evaluations.values()) controller.abort();
         const context = contextRuntimeId ? session.node(contextRuntimeId) : undefined;
+        const limits = session.limits;
         const controller = new AbortController();
         this.evaluations.set(id, controller);
         try {
           const { stats } = await session.xpath.evaluate(xpath, {
             ...(context ? { context } : {}),
-            ...(timeoutMs ? { timeoutMs } : {}),
+            timeoutMs: timeoutMs ?? limits.evaluationTimeoutMs,
+            maxResults: Math.min(maxResults ?? limits.maxResults, limits.maxResults),
+            owner: this,
             signal: controller.signal,
             onItems: (items) => {
-              void Promise.all(items.map((item) => this.item(item))).then((converted) => {
-                if (!controller.signal.aborted) this.sendEvent({ type: 'evaluation.items', id, items: converted });
-              });
+              Promise.all(items.map((item) => this.item(item))).then(
+                (converted) => {
+                  if (!controller.signal.aborted) this.sendEvent({ type: 'evaluation.items', id, items: converted });
+                },
+                () => undefined, // a node that went away while it was summarized: the answer still counts it
+              );
             },
           });
-          return { id, count: stats.results, ms: Math.round(stats.evalMs * 1000) / 1000, engine: stats.engine };
+          return {
+            id,
+            count: stats.results,
+            ms: Math.round(stats.evalMs * 1000) / 1000,
+            engine: stats.engine,
+            truncated: stats.truncated,
+          };
         } finally {
           this.evaluations.delete(id);
         }
@@ -276,7 +291,7 @@ export class InspectorDispatcher {
         return { xml: writeSnapshotXml([tree]), nodes: countNodes(tree) };
       },
       'settings.get': async () => ({ settings: session.getSettings() }),
-      'settings.set': async ({ values }) => ({ settings: session.setSettings(values) }),
+      'settings.set': async ({ values }) => session.setSettings(values),
       status: async () => ({
         apiVersion: API_VERSION,
         platform: runtime.platform?.id ?? 'none',

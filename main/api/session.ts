@@ -1,4 +1,3 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type {
@@ -17,6 +16,8 @@ import type { PointerCapture, PointerCaptureEvent } from '../core/platform.js';
 import type { ProviderNode } from '../core/provider.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { XPathService } from '../xpath/xpath-service.js';
+import { resolveLimits, type HostLimits } from './limits.js';
+import { SettingsStore } from './settings-store.js';
 
 /**
  * What every connection of one host shares: the runtime, the XPath service, the settings, the on-screen highlight
@@ -26,6 +27,10 @@ export interface SessionOptions {
   runtime: RuntimeOptions;
   /** Where settings persist; default `$XDG_CONFIG_HOME/platynui-inspector/settings.json`. */
   settingsFile?: string;
+  /** Limits from the command line; they win over the settings keys `limits.<name>` (see limits.ts). */
+  limits?: Partial<HostLimits>;
+  /** Where the session reports what it could not do (a bad setting, a settings file moved aside). */
+  warn?: (message: string) => void;
 }
 
 export type SessionListener = (event: InspectorEvent) => void;
@@ -45,7 +50,6 @@ export class InspectorSession {
   private pendingChanges: TreeChange[] = [];
   private overflow = false;
   private flushTimer: NodeJS.Timeout | undefined;
-  private settings: Settings;
   private readonly unsubscribe: () => void;
   private closed = false;
   /** The node focus.changed named last, and when: the two events of one focus change announce it once. */
@@ -64,9 +68,9 @@ export class InspectorSession {
   private constructor(
     readonly runtime: Runtime,
     readonly xpath: XPathService,
-    private readonly settingsFile: string,
+    private readonly settings: SettingsStore,
+    private readonly limitOverrides: Partial<HostLimits>,
   ) {
-    this.settings = readSettings(settingsFile);
     this.unsubscribe = runtime.registerEventSink((event) => {
       if (this.pendingChanges.length >= TREE_BATCH_MAX) this.overflow = true;
       else {
@@ -88,15 +92,25 @@ export class InspectorSession {
   }
 
   static async open(options: SessionOptions): Promise<InspectorSession> {
+    const warn = options.warn ?? ((message: string) => process.stderr.write(`platynui-inspector: ${message}\n`));
+    const overrides = options.limits ?? {};
+    const settingsLimit = resolveLimits({}, overrides).maxSettingsBytes;
+    const store = new SettingsStore(options.settingsFile ?? defaultSettingsFile(), settingsLimit, warn);
+    const limits = resolveLimits(store.get(), overrides, warn);
     const runtime = await Runtime.create(options.runtime);
-    const xpath = new XPathService(runtime);
+    const xpath = new XPathService(runtime, { workers: limits.xpathWorkers, workerMemoryMb: limits.workerMemoryMb });
     try {
       await xpath.warmUp();
     } catch (error) {
       await runtime.shutdown();
       throw error;
     }
-    return new InspectorSession(runtime, xpath, options.settingsFile ?? defaultSettingsFile());
+    return new InspectorSession(runtime, xpath, store, overrides);
+  }
+
+  /** The limits in force now: defaults, the settings keys `limits.<name>`, the command line. */
+  get limits(): HostLimits {
+    return resolveLimits(this.settings.get(), this.limitOverrides);
   }
 
   subscribe(listener: SessionListener): () => void {
@@ -215,18 +229,12 @@ export class InspectorSession {
   }
 
   getSettings(): Settings {
-    return { ...this.settings };
+    return this.settings.get();
   }
 
-  setSettings(values: Settings): Settings {
-    const next: Settings = { ...this.settings };
-    for (const [key, value] of Object.entries(values)) {
-      if (value === null) delete next[key];
-      else next[key] = value;
-    }
-    this.settings = next;
-    writeSettings(this.settingsFile, next);
-    return { ...next };
+  /** Merges the values; refused whole when they pass the size limit. Written to disk soon after, coalesced. */
+  setSettings(values: Settings): { changed: string[]; bytes: number } {
+    return this.settings.set(values);
   }
 
   providerStatus(): ProviderStatusInfo[] {
@@ -272,28 +280,9 @@ export class InspectorSession {
     this.picker?.stop('the host is shutting down');
     this.listeners.clear();
     await this.clearHighlight();
+    await this.settings.flush();
     await this.xpath.close();
     await this.runtime.shutdown();
-  }
-}
-
-function readSettings(file: string): Settings {
-  try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Settings) : {};
-  } catch {
-    return {};
-  }
-}
-
-function writeSettings(file: string, settings: Settings): void {
-  try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, file);
-  } catch (error) {
-    throw new InspectorError('internal', `settings could not be saved to ${file}: ${toInspectorError(error).message}`);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../shared/model/errors.js';
 
-/** The CLI's exit codes are a contract: 0 ok, 2 usage or XPath error, 3 provider unavailable, 4 timeout/cancelled. */
+/** The CLI's exit codes are a contract: 0 ok, 2 usage or XPath error, 3 provider unavailable, 4 timeout, cancelled or stopped by a limit. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -21,6 +21,7 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT_PROVIDER;
     case 'timeout':
     case 'cancelled':
+    case 'limit-exceeded':
       return EXIT_TIMEOUT;
     default:
       return EXIT_FAILURE;

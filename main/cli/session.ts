@@ -1,6 +1,7 @@
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
-import { startXPathWorker, XPathService } from '../xpath/xpath-service.js';
+import { DEFAULT_LIMITS } from '../api/limits.js';
+import { XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
 
@@ -12,16 +13,8 @@ export interface CliSession {
 
 /** Opens the runtime a command works on (with only the mock provider named, on the mock platform too). */
 export async function openSession(options: RuntimeCliOptions): Promise<CliSession> {
-  // The XPath worker loads while the providers connect.
-  const worker = startXPathWorker();
-  let runtime: Runtime;
-  try {
-    runtime = await Runtime.create(runtimeOptionsFrom(options));
-  } catch (error) {
-    await worker.worker.terminate();
-    throw error;
-  }
-  const xpath = new XPathService(runtime, worker);
+  const runtime = await Runtime.create(runtimeOptionsFrom(options));
+  const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb });
   await xpath.warmUp();
   return {
     runtime,

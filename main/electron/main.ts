@@ -7,12 +7,13 @@ import * as electron from 'electron';
 import { parseShellArgs, startShell, type ElectronLike } from './shell.js';
 
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { shortcut, runtime } = parseShellArgs(process.argv.slice(2));
+const { shortcut, devTools, runtime } = parseShellArgs(process.argv.slice(2));
 
 startShell(electron as unknown as ElectronLike, {
   distDir,
   runtime,
   ...(shortcut ? { shortcut } : {}),
+  ...(devTools ? { devTools } : {}),
   files: {
     readFile: (file) => {
       try {

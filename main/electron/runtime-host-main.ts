@@ -1,5 +1,6 @@
 // Entry of Electron's utility process: `utilityProcess.fork(<this file>, [json options])`.
 import '../backends/linux.js';
+import { installFaultPolicy } from '../hosts/fault-policy.js';
 import { runRuntimeHost, type HostPort } from './runtime-host.js';
 
 const port = (process as unknown as { parentPort?: HostPort }).parentPort;
@@ -7,6 +8,8 @@ if (!port) {
   process.stderr.write('runtime-host-main must run in an Electron utility process\n');
   process.exit(2);
 }
+// a fault no handler caught is logged and the runtime keeps serving the window (the shell restarts it if it dies)
+installFaultPolicy();
 const options = JSON.parse(process.argv[2] ?? '{}') as Parameters<typeof runRuntimeHost>[1];
 const { stopped } = await runRuntimeHost(port, { ...options, runtime: options.runtime ?? {} });
 await stopped;

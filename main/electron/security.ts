@@ -36,8 +36,11 @@ export interface WindowState {
 
 export const DEFAULT_WINDOW_STATE: WindowState = { width: 1400, height: 900, maximized: false };
 
-/** BrowserWindow options: isolated, sandboxed, no Node in the page, the preload the only bridge. */
-export function mainWindowOptions(preload: string, state: WindowState) {
+/**
+ * BrowserWindow options: isolated, sandboxed, no Node in the page, the preload the only bridge; DevTools only when
+ * the shell was started with `--devtools`.
+ */
+export function mainWindowOptions(preload: string, state: WindowState, devTools = false) {
   return {
     ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
     width: state.width,
@@ -61,7 +64,7 @@ export function mainWindowOptions(preload: string, state: WindowState) {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       spellcheck: false,
-      devTools: true,
+      devTools,
     },
   } as const;
 }

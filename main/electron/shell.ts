@@ -1,8 +1,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { checkJsonShape } from '../../shared/api/json-shape.js';
+import { LIMITS } from '../api/limits.js';
+import { uiFile, type UiFileOptions } from '../hosts/ui-files.js';
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import type { RuntimeOptions } from '../runtime/runtime.js';
 import type { HostCommand } from './runtime-host.js';
+import { RuntimeSupervisor } from './runtime-supervisor.js';
 import {
   API_CHANNEL,
   APP_ENTRY,
@@ -128,9 +132,14 @@ export interface ShellOptions {
   log?: (message: string) => void;
 }
 
-export function parseShellArgs(argv: readonly string[]): { runtime: RuntimeOptions; shortcut?: string } {
+export function parseShellArgs(argv: readonly string[]): {
+  runtime: RuntimeOptions;
+  shortcut?: string;
+  devTools?: boolean;
+} {
   const flags: RuntimeFlags = {};
   let shortcut: string | undefined;
+  let devTools = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i];
@@ -139,8 +148,13 @@ export function parseShellArgs(argv: readonly string[]): { runtime: RuntimeOptio
     else if (arg === '--mock-max-depth') flags.mockMaxDepth = Number(value());
     else if (arg === '--platform') flags.platform = value() ?? '';
     else if (arg === '--pick-shortcut') shortcut = value() ?? '';
+    else if (arg === '--devtools') devTools = true;
   }
-  return { runtime: runtimeOptionsFrom(flags), ...(shortcut !== undefined ? { shortcut } : {}) };
+  return {
+    runtime: runtimeOptionsFrom(flags),
+    ...(shortcut !== undefined ? { shortcut } : {}),
+    ...(devTools ? { devTools } : {}),
+  };
 }
 
 /** The runtime process's environment: picking must never select the inspector's own windows (owned by this process). */
@@ -150,16 +164,22 @@ export function runtimeEnv(env: NodeJS.ProcessEnv, mainPid: number): NodeJS.Proc
 }
 
 /** Resolves a request for platynui://inspector/<path> to a file inside the renderer directory, or undefined. */
-export function rendererFile(rendererDir: string, url: string): string | undefined {
+export function rendererFile(rendererDir: string, url: string, options: UiFileOptions = {}): string | undefined {
   if (!isAppUrl(url)) return undefined;
-  const pathname = decodeURIComponent(new URL(url).pathname);
-  const file = path.resolve(rendererDir, pathname === '/' ? 'index.html' : pathname.replace(/^\/+/, ''));
-  return file.startsWith(rendererDir + path.sep) ? file : undefined;
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return undefined;
+  }
+  return uiFile(rendererDir, pathname, options);
 }
 
 export interface Shell {
   readonly window: BrowserWindowLike | undefined;
   readonly host: UtilityProcessLike | undefined;
+  /** Times the runtime process was started again after it died. */
+  readonly restarts: number;
   /** Messages that were refused because they did not come from the app's own frame. */
   readonly refused: number;
   /** Highlight outline windows on screen (only where the platform has no native highlight). */
@@ -167,7 +187,21 @@ export interface Shell {
 }
 
 /** Wires the app: call before `ready`. Returns undefined when another instance already runs (it gets focused). */
-export function startShell(electron: ElectronLike, options: ShellOptions & { shortcut?: string }): Shell | undefined {
+/**
+ * The largest request the main process relays to the runtime (an object over IPC is measured as its JSON would be);
+ * the runtime then applies its own, configurable limits (limits.maxMessageBytes, limits.maxMessageDepth).
+ */
+export const IPC_MESSAGE_LIMITS = { maxBytes: LIMITS.maxMessageBytes.max, maxDepth: LIMITS.maxMessageDepth.max };
+
+function requestIdOf(message: unknown): number | undefined {
+  const id = message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
+  return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : undefined;
+}
+
+export function startShell(
+  electron: ElectronLike,
+  options: ShellOptions & { shortcut?: string; devTools?: boolean },
+): Shell | undefined {
   const { app } = electron;
   const log = options.log ?? (() => undefined);
   if (!app.requestSingleInstanceLock()) {
@@ -181,11 +215,27 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
   const stateFile = path.join(app.getPath('userData'), 'window-state.json');
   const state: {
     window: BrowserWindowLike | undefined;
-    host: UtilityProcessLike | undefined;
+    supervisor: RuntimeSupervisor | undefined;
     refused: number;
     overlays: BrowserWindowLike[];
     overlayTimer: ReturnType<typeof setTimeout> | undefined;
-  } = { window: undefined, host: undefined, refused: 0, overlays: [], overlayTimer: undefined };
+    /** Requests relayed to the runtime and not answered yet: answered with an error if the runtime dies. */
+    inFlight: Set<number>;
+  } = {
+    window: undefined,
+    supervisor: undefined,
+    refused: 0,
+    overlays: [],
+    overlayTimer: undefined,
+    inFlight: new Set(),
+  };
+  const host = () => state.supervisor?.host;
+  const answer = (id: number, error: { code: 'invalid-input' | 'internal'; message: string }) => {
+    const window = state.window;
+    if (window && !window.webContents.isDestroyed()) {
+      window.webContents.send(API_CHANNEL, { kind: 'response', id, ok: false, error });
+    }
+  };
 
   const clearOverlays = () => {
     if (state.overlayTimer) clearTimeout(state.overlayTimer);
@@ -266,14 +316,39 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
       log(`refused an IPC message from ${event.senderFrame?.url ?? 'an unknown frame'}`);
       return;
     }
-    state.host?.postMessage({ type: 'message', connection: event.sender.id, message });
+    const id = requestIdOf(message);
+    const problem = checkJsonShape(message, IPC_MESSAGE_LIMITS);
+    if (problem) {
+      state.refused++;
+      log(`refused an IPC message: ${problem.kind === 'size' ? 'too large' : `bad at ${problem.path}`}`);
+      if (id !== undefined) {
+        answer(id, {
+          code: 'invalid-input',
+          message:
+            problem.kind === 'size'
+              ? `message too large: over ${IPC_MESSAGE_LIMITS.maxBytes} bytes of JSON`
+              : problem.kind === 'depth'
+                ? `message nested too deeply at ${problem.path}: more than ${IPC_MESSAGE_LIMITS.maxDepth} levels`
+                : `message holds a value JSON cannot carry at ${problem.path}`,
+        });
+      }
+      return;
+    }
+    const runtime = host();
+    if (!runtime) {
+      if (id !== undefined) answer(id, { code: 'internal', message: 'the runtime process is not running' });
+      return;
+    }
+    if (id !== undefined) state.inFlight.add(id);
+    runtime.postMessage({ type: 'message', connection: event.sender.id, message });
   });
 
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => {
     electron.globalShortcut.unregisterAll();
     clearOverlays();
-    state.host?.postMessage({ type: 'shutdown' });
+    state.supervisor?.stop();
+    host()?.postMessage({ type: 'shutdown' });
   });
 
   void app.whenReady().then(async () => {
@@ -284,7 +359,7 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
       callback({ responseHeaders: { ...(details.responseHeaders ?? {}), 'Content-Security-Policy': [SHELL_CSP] } });
     });
     electron.protocol.handle(APP_SCHEME, async (request) => {
-      const file = rendererFile(rendererDir, request.url);
+      const file = rendererFile(rendererDir, request.url, { sourceMaps: options.devTools === true });
       if (!file) return new Response('not found', { status: 404 });
       let response: Response;
       try {
@@ -299,24 +374,13 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
       return new Response(response.body, { status: response.status, headers });
     });
 
-    const host = electron.utilityProcess.fork(
-      path.join(options.distDir, 'main/electron/runtime-host-main.js'),
-      [JSON.stringify({ runtime: options.runtime })],
-      { serviceName: 'PlatynUI Inspector runtime', stdio: 'inherit', env: runtimeEnv(process.env, process.pid) },
-    );
-    state.host = host;
-    host.on('exit', (code) => {
-      if (state.host === host) state.host = undefined;
-      log(`runtime process exited with ${code}`);
-    });
-
     const saved = readState();
     const window = new electron.BrowserWindow(
-      mainWindowOptions(path.join(options.distDir, 'preload/preload.cjs'), saved),
+      mainWindowOptions(path.join(options.distDir, 'preload/preload.cjs'), saved, options.devTools === true),
     );
     state.window = window;
     const connection = window.webContents.id;
-    host.on('message', (raw) => {
+    const onHostMessage = (raw: unknown) => {
       const data = raw as {
         type?: string;
         connection?: number;
@@ -330,12 +394,38 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
         return;
       }
       if (data.type === 'message' && data.connection === connection && !window.webContents.isDestroyed()) {
+        const reply = data.message as { kind?: unknown; id?: unknown } | undefined;
+        if (reply?.kind === 'response' && typeof reply.id === 'number') state.inFlight.delete(reply.id);
         window.webContents.send(API_CHANNEL, data.message);
       } else if (data.type === 'failed') {
         log(`the runtime could not start: ${data.error}`);
       }
+    };
+    const supervisor = new RuntimeSupervisor({
+      fork: () =>
+        electron.utilityProcess.fork(
+          path.join(options.distDir, 'main/electron/runtime-host-main.js'),
+          [JSON.stringify({ runtime: options.runtime })],
+          { serviceName: 'PlatynUI Inspector runtime', stdio: 'inherit', env: runtimeEnv(process.env, process.pid) },
+        ),
+      onStart: (started) => {
+        // a process that was replaced may still talk while it goes: only the current one reaches the window
+        started.on('message', (raw) => {
+          if (state.supervisor?.host === started) onHostMessage(raw);
+        });
+        if (state.window) started.postMessage({ type: 'open', connection });
+      },
+      onExit: (code) => {
+        // what the dead process was answering will never come: say so instead of leaving the window waiting
+        for (const id of state.inFlight) {
+          answer(id, { code: 'internal', message: `the runtime process exited with ${code}; it is restarted` });
+        }
+        state.inFlight.clear();
+      },
+      log,
     });
-    host.postMessage({ type: 'open', connection });
+    state.supervisor = supervisor;
+    supervisor.start();
     window.once('ready-to-show', () => {
       if (saved.maximized) window.maximize();
       window.show();
@@ -344,13 +434,13 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
     window.on('move', saveState);
     window.on('close', saveState);
     window.on('closed', () => {
-      host.postMessage({ type: 'close', connection });
+      host()?.postMessage({ type: 'close', connection });
       state.window = undefined;
     });
 
     const accelerator = options.shortcut || DEFAULT_PICK_SHORTCUT;
     const registered = electron.globalShortcut.register(accelerator, () =>
-      host.postMessage({ type: 'shortcut', connection }),
+      host()?.postMessage({ type: 'shortcut', connection }),
     );
     if (!registered) log(`the pick shortcut ${accelerator} is taken by another application`);
 
@@ -362,7 +452,10 @@ export function startShell(electron: ElectronLike, options: ShellOptions & { sho
       return state.window;
     },
     get host() {
-      return state.host;
+      return host();
+    },
+    get restarts() {
+      return state.supervisor?.restarts ?? 0;
     },
     get refused() {
       return state.refused;

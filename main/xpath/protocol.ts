@@ -71,6 +71,8 @@ export interface EvaluateRequest {
   id: number;
   xpath: string;
   context: number;
+  /** Stop after this many results and answer `truncated: true` when there were more. */
+  maxResults?: number;
   /** The runtime's tree generation the request is of (the mirror is brought to it by `root` or `changes`). */
   generation: number;
   /** Sent only when the worker's mirror must be built anew (no mirror yet, or a change the runtime did not detail). */
@@ -103,5 +105,7 @@ export type WorkerMessage =
       bridgeCalls: number;
       bridgeNodes: number;
       indexed: boolean;
+      /** There were more than `maxResults` results; the first `maxResults` were sent. */
+      truncated?: boolean;
     }
   | { type: 'error'; id: number; error: InspectorErrorData };

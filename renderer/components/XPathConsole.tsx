@@ -28,6 +28,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
   const { xpath, settings } = useStores();
   const status = useSlice(xpath, (s) => s.status);
   const count = useSlice(xpath, (s) => s.count);
+  const truncated = useSlice(xpath, (s) => s.truncated);
   const ms = useSlice(xpath, (s) => s.ms);
   const error = useSlice(xpath, (s) => s.error);
   const history = useSlice(xpath, (s) => s.history);
@@ -155,7 +156,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
         </div>
       </div>
       <div className={`summary ${status}`} role="status" aria-live="polite">
-        {summaryText({ status, count, ms, error })}
+        {summaryText({ status, count, ms, error, truncated })}
       </div>
       <ResultList />
     </section>

@@ -22,6 +22,8 @@ export interface XPathState {
   resultsVersion: number;
   count: number;
   ms: number;
+  /** The last evaluation was cut off at the host's result limit. */
+  truncated: boolean;
   error: XPathError | undefined;
   history: string[];
   selectedIndex: number;
@@ -48,7 +50,9 @@ export interface XPathStoreOptions {
 }
 
 /** `1 result (12 ms)`, `3 results (4 ms)`, `Evaluating… 120 results`: the text of the role="status" summary. */
-export function summaryText(state: Pick<XPathState, 'status' | 'count' | 'ms' | 'error'>): string {
+export function summaryText(
+  state: Pick<XPathState, 'status' | 'count' | 'ms' | 'error'> & { truncated?: boolean },
+): string {
   const n = state.count;
   const noun = n === 1 ? 'result' : 'results';
   switch (state.status) {
@@ -57,7 +61,9 @@ export function summaryText(state: Pick<XPathState, 'status' | 'count' | 'ms' | 
     case 'running':
       return `Evaluating… ${n} ${noun} so far`;
     case 'done':
-      return `${n} ${noun} (${Math.round(state.ms)} ms)`;
+      return state.truncated
+        ? `First ${n} ${noun}, cut off at the result limit (${Math.round(state.ms)} ms)`
+        : `${n} ${noun} (${Math.round(state.ms)} ms)`;
     case 'cancelled':
       return `Stopped: ${n} ${noun} (${Math.round(state.ms)} ms)`;
     case 'error':
@@ -78,6 +84,7 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
     results: [],
     resultsVersion: 0,
     count: 0,
+    truncated: false,
     ms: 0,
     error: undefined,
     history: options.initialHistory ?? [],
@@ -114,6 +121,7 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
       }, 100);
       set({
         status: 'running',
+        truncated: false,
         results,
         count: 0,
         ms: 0,
@@ -133,7 +141,12 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
         const summary = await evaluation.done.finally(() => clearInterval(tick));
         if (mine !== ticket) return;
         current = undefined;
-        set({ status: 'done', count: Math.max(summary.count, results.length), ms: summary.ms });
+        set({
+          status: 'done',
+          count: Math.max(summary.count, results.length),
+          ms: summary.ms,
+          truncated: summary.truncated === true,
+        });
         const history = [text, ...get().history.filter((h) => h !== text)].slice(0, historyLimit);
         set({ history });
         options.onHistory?.(history);

@@ -34,8 +34,15 @@ test('settings live in the host: they survive a restart of the host (another por
     settings.getState().setPanel('tree', 512.4);
     settings.getState().update({ theme: 'dark', xpathHistory: ['//Button'], followFocus: true });
     await settings.getState().flush();
-    const written = JSON.parse(readFileSync(settingsFile, 'utf8')) as { [key: string]: unknown };
-    assert.deepEqual(written['ui.theme'], 'dark');
+    // the host writes its settings file soon after it answered (coalesced, asynchronous)
+    const written = () => {
+      try {
+        return JSON.parse(readFileSync(settingsFile, 'utf8')) as { [key: string]: unknown };
+      } catch {
+        return {};
+      }
+    };
+    await until(() => written()['ui.theme'] === 'dark', 'the host to write its settings file');
   } finally {
     await first.session.close();
   }

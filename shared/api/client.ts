@@ -35,6 +35,8 @@ export interface EvaluationHandle {
 export interface EvaluateOptions {
   contextRuntimeId?: string;
   timeoutMs?: number;
+  /** Fewer results than the host's cap (`limits.maxResults`). */
+  maxResults?: number;
   /** Wait behind the connection's running evaluation instead of cancelling it. */
   queue?: boolean;
   /** Items as they stream in. */
@@ -164,6 +166,7 @@ export class InspectorClient {
       xpath,
       ...(options.contextRuntimeId ? { contextRuntimeId: options.contextRuntimeId } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxResults ? { maxResults: options.maxResults } : {}),
       ...(options.queue ? { queue: true } : {}),
     }).finally(() => this.itemListeners.delete(id));
     return {

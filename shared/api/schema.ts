@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkJsonShape, type JsonShapeLimits, type JsonShapeProblem } from './json-shape.js';
 import type { UiValue } from '../model/values.js';
 import { ERROR_CODES } from '../model/errors.js';
 
@@ -240,10 +241,20 @@ export const methods = {
       id: z.string().min(1).max(200),
       xpath: z.string().max(100_000),
       contextRuntimeId: runtimeId.optional(),
+      /** Default: the host's `limits.evaluationTimeoutMs` (30 s); counted from the request, queueing included. */
       timeoutMs: z.number().int().positive().max(600_000).optional(),
+      /** At most this many results (never more than the host's `limits.maxResults`, 100,000 by default). */
+      maxResults: z.number().int().positive().optional(),
       queue: z.boolean().default(false),
     }),
-    result: z.object({ id: z.string(), count: z.number().int(), ms: z.number(), engine: z.string() }),
+    result: z.object({
+      id: z.string(),
+      count: z.number().int(),
+      ms: z.number(),
+      engine: z.string(),
+      /** The results were cut off at the result cap: `count` results came, there were more. */
+      truncated: z.boolean().default(false),
+    }),
   },
   cancel: { params: z.strictObject({ id: z.string().min(1).max(200) }), result: z.object({ cancelled: z.boolean() }) },
   /** Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. */
@@ -298,10 +309,13 @@ export const methods = {
     result: z.object({ xml: z.string(), nodes: z.number().int() }),
   },
   'settings.get': { params: empty, result: z.object({ settings: SettingsSchema }) },
-  /** Merges the values into the settings (null removes a key) and persists them. */
+  /**
+   * Merges the values into the settings (null removes a key) and persists them (soon after, coalesced). Refused with
+   * `limit-exceeded` when the settings would pass `limits.maxSettingsBytes`; the answer names the keys, not the values.
+   */
   'settings.set': {
     params: z.strictObject({ values: SettingsSchema }),
-    result: z.object({ settings: SettingsSchema }),
+    result: z.object({ changed: z.array(z.string()), bytes: z.number().int().nonnegative() }),
   },
   /** Providers, platform and what is unavailable. */
   status: {
@@ -385,9 +399,6 @@ export type ResponseMessage =
 export type EventMessage = { kind: 'event'; event: InspectorEvent };
 export type ServerMessage = ResponseMessage | EventMessage;
 
-/** Largest message (characters of JSON) either side accepts. */
-export const MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
-
 function describeIssues(error: z.ZodError, prefix: string): { message: string; path: string } {
   const issue = error.issues[0];
   const path = [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
@@ -397,23 +408,47 @@ function describeIssues(error: z.ZodError, prefix: string): { message: string; p
 export type ParsedRequest =
   { ok: true; id: number; method: MethodName; params: unknown } | { ok: false; id: number | null; error: ApiError };
 
-/** Validates a raw request (text or already-parsed JSON): envelope, method name, then the method's params. */
-export function parseRequest(raw: unknown): ParsedRequest {
+/** What a host accepts unless configured otherwise (main/api/limits.ts holds the host's configurable limits). */
+export const DEFAULT_REQUEST_LIMITS: JsonShapeLimits = { maxBytes: 4 * 1024 * 1024, maxDepth: 64 };
+
+function shapeError(problem: JsonShapeProblem, limits: JsonShapeLimits, id: number | null): ParsedRequest {
+  const message =
+    problem.kind === 'size'
+      ? `message too large: over ${limits.maxBytes} bytes of JSON (limits.maxMessageBytes)`
+      : problem.kind === 'depth'
+        ? `message nested too deeply at ${problem.path}: more than ${limits.maxDepth} levels (limits.maxMessageDepth)`
+        : `message holds a value JSON cannot carry at ${problem.path}`;
+  return {
+    ok: false,
+    id,
+    error: { code: 'invalid-input', message, ...(problem.kind === 'size' ? {} : { path: problem.path }) },
+  };
+}
+
+function requestId(data: unknown): number | null {
+  const candidate = data && typeof data === 'object' ? (data as { id?: unknown }).id : undefined;
+  return typeof candidate === 'number' && Number.isInteger(candidate) && candidate >= 0 ? candidate : null;
+}
+
+/**
+ * Validates a raw request (text or already-parsed JSON): size and nesting first (without recursion, so no message
+ * can overflow a stack), then the envelope, the method name and the method's params.
+ */
+export function parseRequest(raw: unknown, limits: JsonShapeLimits = DEFAULT_REQUEST_LIMITS): ParsedRequest {
   let data = raw;
   if (typeof raw === 'string') {
-    if (raw.length > MAX_MESSAGE_CHARS) {
-      return { ok: false, id: null, error: { code: 'invalid-input', message: 'message too large' } };
-    }
+    if (raw.length > limits.maxBytes) return shapeError({ kind: 'size' }, limits, null);
     try {
       data = JSON.parse(raw);
     } catch {
       return { ok: false, id: null, error: { code: 'invalid-input', message: 'message is not valid JSON' } };
     }
   }
+  const problem = checkJsonShape(data, limits);
+  if (problem) return shapeError(problem, limits, requestId(data));
   const envelope = RequestEnvelopeSchema.safeParse(data);
   if (!envelope.success) {
-    const candidate = (data as { id?: unknown } | null)?.id;
-    const id = typeof candidate === 'number' && Number.isInteger(candidate) && candidate >= 0 ? candidate : null;
+    const id = requestId(data);
     const { message, path } = describeIssues(envelope.error, '');
     return { ok: false, id, error: { code: 'invalid-input', message: `malformed request: ${message}`, path } };
   }

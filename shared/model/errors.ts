@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   'unsupported',
   'action-failed',
   'invalid-input',
+  /** A configured limit stopped the work (the XPath worker's memory, say); the message names the limit. */
+  'limit-exceeded',
   'internal',
 ] as const;
 

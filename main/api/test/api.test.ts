@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { InspectorClient } from '../../../shared/api/client.js';
@@ -281,10 +281,17 @@ test('snapshot, settings, status and accessibility', async () => {
   assert.equal(snapshot.nodes, 5);
   assert.deepEqual(await client.getSettings(), { settings: {} });
   await client.setSettings({ theme: 'dark', panels: { tree: 300 } });
-  const { settings } = await client.setSettings({ theme: null, shortcut: 'CommandOrControl+Shift+P' });
-  assert.deepEqual(settings, { panels: { tree: 300 }, shortcut: 'CommandOrControl+Shift+P' });
-  const file = JSON.parse(readFileSync(path.join(fixture.dir, 'settings.json'), 'utf8')) as unknown;
-  assert.deepEqual(file, settings);
+  const answer = await client.setSettings({ theme: null, shortcut: 'CommandOrControl+Shift+P' });
+  const settings = { panels: { tree: 300 }, shortcut: 'CommandOrControl+Shift+P' };
+  assert.deepEqual(answer, { changed: ['theme', 'shortcut'], bytes: Buffer.byteLength(JSON.stringify(settings)) });
+  assert.deepEqual((await client.getSettings()).settings, settings);
+  // written soon after the answer, coalesced
+  const file = path.join(fixture.dir, 'settings.json');
+  const written = () => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as unknown) : undefined);
+  for (let i = 0; i < 100 && JSON.stringify(written()) !== JSON.stringify(settings); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.deepEqual(written(), settings);
   const status = await client.status();
   assert.equal(status.platform, 'mock');
   assert.deepEqual(

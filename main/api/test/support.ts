@@ -5,6 +5,7 @@ import path from 'node:path';
 import { WebSocket } from 'ws';
 import { InspectorClient, webSocketTransport } from '../../../shared/api/client.js';
 import type { RuntimeOptions } from '../../runtime/runtime.js';
+import type { HostLimits } from '../limits.js';
 import { startBrowserHost, type BrowserHost } from '../../hosts/browser/server.js';
 import { InspectorSession } from '../session.js';
 
@@ -18,10 +19,23 @@ export interface HostFixture {
 }
 
 /** A browser host on a free loopback port over a fresh session, with a temporary settings file. */
-export async function openHost(runtime: RuntimeOptions): Promise<HostFixture> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-api-'));
-  const session = await InspectorSession.open({ runtime, settingsFile: path.join(dir, 'settings.json') });
-  const host = await startBrowserHost({ session, port: 0, rendererDir: path.join(dir, 'renderer') });
+export async function openHost(
+  runtime: RuntimeOptions,
+  options: { limits?: Partial<HostLimits>; log?: (message: string) => void; dir?: string } = {},
+): Promise<HostFixture> {
+  const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'platynui-api-'));
+  const session = await InspectorSession.open({
+    runtime,
+    settingsFile: path.join(dir, 'settings.json'),
+    ...(options.limits ? { limits: options.limits } : {}),
+    warn: options.log ?? (() => undefined),
+  });
+  const host = await startBrowserHost({
+    session,
+    port: 0,
+    rendererDir: path.join(dir, 'renderer'),
+    ...(options.log ? { log: options.log } : {}),
+  });
   const wsUrl = `ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`;
   const sockets: WebSocket[] = [];
   return {

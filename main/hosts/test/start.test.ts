@@ -43,7 +43,7 @@ test('without an Electron binary, npm start says so in one sentence and serves t
     /^Electron's binary is not available \(.+\), so the inspector is served in the browser instead\.$/,
   );
   assert.equal(lines[0]!.split('. ').length, 1, 'one sentence');
-  assert.match(lines[1]!, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
+  assert.match(lines[1]!, /^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{43}$/);
   assert.equal(await exited, 0, stderr);
 });
 

@@ -62,6 +62,9 @@ function postBatch(id: number, batch: WorkerItem[]): void {
   post({ type: 'nodes', id, handles });
 }
 
+/** Thrown from the result callback once the result cap is passed: the evaluation stops there. */
+class ResultCapReached extends Error {}
+
 post({ type: 'ready' });
 
 parentPort!.on('message', (request: EvaluateRequest) => {
@@ -86,29 +89,41 @@ parentPort!.on('message', (request: EvaluateRequest) => {
     const indexed = mirror.indexed;
     let batch: WorkerItem[] = [];
     let batchSize = BATCH;
+    let results = 0;
+    let truncated = false;
+    const cap = request.maxResults ?? Infinity;
     const tree = mirror;
-    const outcome = evaluateOverTreeWith(
-      loadFontoxpath,
-      tree,
-      request.xpath,
-      context,
-      (item) => {
-        batch.push(toWorkerItem(item));
-        if (batch.length >= batchSize) {
-          postBatch(request.id, batch);
-          batch = [];
-          batchSize = Math.min(batchSize * 2, MAX_BATCH);
-        }
-      },
-      (engine) => {
-        tree.view = engine === 'fast' ? 'dag' : GROUPED_QUERY.test(request.xpath) ? 'grouped' : 'flat';
-      },
-    );
+    let engine = 'fast';
+    try {
+      engine = evaluateOverTreeWith(
+        loadFontoxpath,
+        tree,
+        request.xpath,
+        context,
+        (item) => {
+          if (++results > cap) throw new ResultCapReached();
+          batch.push(toWorkerItem(item));
+          if (batch.length >= batchSize) {
+            postBatch(request.id, batch);
+            batch = [];
+            batchSize = Math.min(batchSize * 2, MAX_BATCH);
+          }
+        },
+        (chosen) => {
+          engine = chosen;
+          tree.view = chosen === 'fast' ? 'dag' : GROUPED_QUERY.test(request.xpath) ? 'grouped' : 'flat';
+        },
+      ).engine;
+    } catch (error) {
+      if (!(error instanceof ResultCapReached)) throw error;
+      truncated = true;
+    }
     if (batch.length > 0) postBatch(request.id, batch);
     post({
       type: 'done',
       id: request.id,
-      engine: outcome.engine,
+      engine,
+      truncated,
       evalMs: performance.now() - started,
       bridgeCalls: mirror.bridgeCalls,
       bridgeNodes: mirror.bridgeNodes,

@@ -1,0 +1,360 @@
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import type { Runtime, TreeChange } from '../runtime/runtime.js';
+import { BridgeHost } from './bridge-host.js';
+import { CANCEL, type EvaluateRequest, type NodeChange, type WorkerItem, type WorkerMessage } from './protocol.js';
+import type { EvaluationItem, EvaluationStats } from './xpath-service.js';
+
+/** How long a cancelled worker may take to stop before it is terminated. */
+const CANCEL_GRACE_MS = 80;
+/** More changed nodes than this between two queries: the worker builds its mirror anew instead. */
+const MAX_CHANGES = 2_000;
+
+export interface LaneJob {
+  xpath: string;
+  context?: RuntimeNode;
+  maxResults?: number;
+  onItems?: (items: EvaluationItem[]) => void;
+}
+
+export interface LaneOptions {
+  /** The worker's old-generation heap (resourceLimits.maxOldGenerationSizeMb); undefined: Node's default. */
+  workerMemoryMb?: number;
+}
+
+interface Pending {
+  id: number;
+  items: EvaluationItem[];
+  conversions: Array<Promise<void>>;
+  resolve: (value: { engine: string; indexed: boolean; bridgeNodes: number; truncated: boolean }) => void;
+  reject: (error: InspectorError) => void;
+  job: LaneJob;
+  /** Why the caller stopped the evaluation (cancel or timeout); reported instead of the worker's own words. */
+  stopReason?: InspectorError;
+}
+
+/**
+ * One XPath worker with its mirror of the tree (see protocol.ts for the design), evaluating one query at a time.
+ * A worker that dies (out of memory, terminated after a cancel) is replaced by the next query.
+ */
+export class WorkerLane {
+  private worker: Worker | undefined;
+  private bridge: BridgeHost | undefined;
+  private control: Int32Array | undefined;
+  private nextId = 1;
+  private pending: Pending | undefined;
+  private whenReady: Promise<void> | undefined;
+  private readyResolve: (() => void) | undefined;
+  /** The tree generation the worker's mirror was built from. */
+  private workerGeneration: number | undefined;
+  /**
+   * What changed since the worker's generation, node by node (true: its list too); undefined when a change was not
+   * detailed (TreeInvalidated, invalidateAll) or there were too many: then the worker builds its mirror anew.
+   */
+  private changed: Map<RuntimeNode, boolean> | undefined = new Map();
+  /** The job running now, with the function that stops it. */
+  private stopCurrent: ((reason: InspectorError) => void) | undefined;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly options: LaneOptions = {},
+  ) {}
+
+  private closed = false;
+  private warm = false;
+
+  get busy(): boolean {
+    return this.stopCurrent !== undefined;
+  }
+
+  /** Its worker has loaded its engines (a replaced worker is started at once, so this is rarely false for long). */
+  get ready(): boolean {
+    return this.warm;
+  }
+
+  /** A worker that died or was terminated is replaced at once, so the next query does not wait for its start-up. */
+  private replace(): void {
+    this.reset();
+    if (!this.closed) this.start();
+  }
+
+  onTreeChanges(changes: readonly TreeChange[] | 'all'): void {
+    const changed = this.changed;
+    if (!changed) return;
+    if (changes === 'all' || changed.size + changes.length > MAX_CHANGES) {
+      this.changed = undefined;
+      return;
+    }
+    for (const { node, children } of changes) changed.set(node, children || changed.get(node) === true);
+  }
+
+  rebuildMirror(): void {
+    this.changed = undefined;
+  }
+
+  private start(): { worker: Worker; bridge: BridgeHost; control: Int32Array } {
+    if (this.worker && this.bridge && this.control)
+      return { worker: this.worker, bridge: this.bridge, control: this.control };
+    const control = new Int32Array(new SharedArrayBuffer(8));
+    const channel = new MessageChannel();
+    const memory = this.options.workerMemoryMb;
+    const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
+      workerData: { port: channel.port2, control: control.buffer },
+      transferList: [channel.port2],
+      ...(memory ? { resourceLimits: { maxOldGenerationSizeMb: memory } } : {}),
+    });
+    worker.unref();
+    channel.port1.unref();
+    const bridge = new BridgeHost(channel.port1, control);
+    worker.on('message', (message: WorkerMessage) => this.onMessage(message));
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (this.worker !== worker) return; // a worker already replaced (terminated after a cancel)
+      this.replace();
+      this.failPending(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new InspectorError(
+              'limit-exceeded',
+              `the evaluation needed more than the XPath worker's ${memory ?? 'default'} MB of memory ` +
+                '(limits.workerMemoryMb); it was stopped and the worker restarted',
+            )
+          : new InspectorError('internal', `XPath worker failed: ${error.message}`),
+      );
+    });
+    worker.on('exit', () => {
+      if (this.worker !== worker) return;
+      this.replace();
+      this.failPending(new InspectorError('internal', 'the XPath worker stopped unexpectedly; it is restarted'));
+    });
+    this.worker = worker;
+    this.bridge = bridge;
+    this.control = control;
+    this.warm = false;
+    this.whenReady = new Promise<void>((resolve) => (this.readyResolve = resolve));
+    return { worker, bridge, control };
+  }
+
+  /** Starts the worker and waits until its engines are loaded, so the first evaluation measures only itself. */
+  async warmUp(): Promise<void> {
+    const { worker } = this.start();
+    worker.ref();
+    await this.whenReady;
+    worker.unref();
+  }
+
+  private reset(): void {
+    this.workerGeneration = undefined;
+    this.changed = undefined;
+    this.readyResolve?.();
+    this.whenReady = undefined;
+    this.warm = false;
+    this.worker = undefined;
+    this.bridge = undefined;
+    this.control = undefined;
+  }
+
+  private failPending(error: InspectorError): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(pending.stopReason ?? error);
+  }
+
+  /** Nodes and values convert at once; attributes need their typed value from the runtime (a promise). */
+  private convert(
+    item: WorkerItem,
+    bridge: BridgeHost,
+  ): EvaluationItem | Promise<EvaluationItem | undefined> | undefined {
+    if (item.kind === 'value') {
+      const value =
+        typeof item.value === 'number'
+          ? item.integer
+            ? uiInteger(item.value)
+            : uiNumber(item.value)
+          : typeof item.value === 'boolean'
+            ? uiBool(item.value)
+            : uiString(item.value);
+      return { type: 'value', value };
+    }
+    const node = bridge.nodeOf(item.h);
+    if (!node) return undefined;
+    if (item.kind === 'node') return { type: 'node', node };
+    return node
+      .attributesNamed(item.name)
+      .then((entries) => entries.find((entry) => entry.namespace === item.ns))
+      .then((entry: AttributeEntry | undefined) => ({
+        type: 'attribute' as const,
+        owner: node,
+        namespace: item.ns,
+        name: item.name,
+        value: entry?.value ?? parseValueText(item.text),
+      }));
+  }
+
+  /** Converts a batch and hands it on after the batches before it (in the order the worker sent them). */
+  private deliver(pending: Pending, items: readonly WorkerItem[], bridge: BridgeHost): void {
+    const converted: (EvaluationItem | undefined)[] = [];
+    const waits: Promise<void>[] = [];
+    for (const item of items) {
+      const c = this.convert(item, bridge);
+      if (c instanceof Promise) {
+        const at = converted.length;
+        converted.push(undefined);
+        waits.push(c.then((value) => void (converted[at] = value)));
+      } else converted.push(c);
+    }
+    const hand = () => {
+      const out = converted.filter((item): item is EvaluationItem => item !== undefined);
+      for (const item of out) pending.items.push(item);
+      pending.job.onItems?.(out);
+    };
+    const previous = pending.conversions[pending.conversions.length - 1] ?? Promise.resolve();
+    pending.conversions.push(waits.length ? Promise.all([previous, ...waits]).then(hand) : previous.then(hand));
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    if (message.type === 'ready') {
+      this.warm = true;
+      this.readyResolve?.();
+      return;
+    }
+    const pending = this.pending;
+    if (!pending || message.id !== pending.id || !this.bridge) return;
+    const bridge = this.bridge;
+    if (message.type === 'items') {
+      this.deliver(pending, message.items, bridge);
+    } else if (message.type === 'nodes') {
+      const items: WorkerItem[] = [];
+      for (const h of message.handles) items.push({ kind: 'node', h });
+      this.deliver(pending, items, bridge);
+    } else if (message.type === 'done') {
+      this.pending = undefined;
+      pending.resolve({
+        engine: message.engine,
+        indexed: message.indexed,
+        bridgeNodes: message.bridgeNodes,
+        truncated: message.truncated === true,
+      });
+    } else {
+      this.pending = undefined;
+      const error = InspectorError.fromData(message.error);
+      pending.reject(error.code === 'cancelled' && pending.stopReason ? pending.stopReason : error);
+    }
+  }
+
+  /** Stops the running job (cancel or timeout); the reason is what its caller gets. */
+  stop(reason: InspectorError): void {
+    this.stopCurrent?.(reason);
+  }
+
+  async run(job: LaneJob): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+    let stopRequested: InspectorError | undefined;
+    this.stopCurrent = (reason) => (stopRequested ??= reason);
+    let graceTimer: NodeJS.Timeout | undefined;
+    try {
+      this.runtime.refreshIfBlind();
+      const { worker, bridge, control } = this.start();
+      Atomics.store(control, CANCEL, 0);
+      const fetchedBefore = this.runtime.nodesFetched;
+      const started = performance.now();
+      const id = this.nextId++;
+      const context = job.context ?? this.runtime.desktop;
+      // What changed since the worker's generation is taken now; changes reported while ids load go to the next query.
+      const generation = this.runtime.generation;
+      const since = this.workerGeneration;
+      const changed = this.changed;
+      this.changed = new Map();
+      const sendRoot = since === undefined || (since !== generation && !changed);
+      const changedNodes = sendRoot || since === generation ? [] : this.knownNodes(changed!, bridge);
+      if (sendRoot) await bridge.loadIds([this.runtime.desktop]);
+      else await Promise.all(changedNodes.map(([node]) => node.loadId()));
+      if (stopRequested) {
+        this.workerGeneration = undefined;
+        throw stopRequested;
+      }
+      if (this.worker !== worker) {
+        throw new InspectorError('internal', 'the XPath worker stopped while the query was prepared; try again');
+      }
+      const request: EvaluateRequest = {
+        type: 'evaluate',
+        id,
+        xpath: job.xpath,
+        context: bridge.handleOf(context),
+        generation,
+        ...(job.maxResults !== undefined ? { maxResults: job.maxResults } : {}),
+        ...(sendRoot ? { root: bridge.record(this.runtime.desktop, { left: 20_000 }) } : {}),
+        ...(!sendRoot && since !== generation
+          ? { changes: { since: since!, nodes: this.describe(changedNodes, bridge) } }
+          : {}),
+      };
+      this.workerGeneration = generation;
+      const pending: Pending = {
+        id,
+        items: [],
+        conversions: [],
+        job,
+        resolve: () => undefined,
+        reject: () => undefined,
+      };
+      const outcome = new Promise<{ engine: string; indexed: boolean; bridgeNodes: number; truncated: boolean }>(
+        (resolve, reject) => {
+          pending.resolve = resolve;
+          pending.reject = reject;
+        },
+      );
+      this.stopCurrent = (reason: InspectorError) => {
+        if (pending.stopReason) return;
+        pending.stopReason = reason;
+        Atomics.store(control, CANCEL, 1);
+        graceTimer = setTimeout(() => {
+          if (this.pending !== pending) return;
+          void worker.terminate();
+          this.replace();
+          this.failPending(reason);
+        }, CANCEL_GRACE_MS);
+      };
+      this.pending = pending;
+      worker.ref();
+      try {
+        worker.postMessage(request);
+        const { engine, indexed, bridgeNodes, truncated } = await outcome;
+        await Promise.all(pending.conversions);
+        return {
+          items: pending.items,
+          stats: {
+            evalMs: performance.now() - started,
+            nodesFetched: this.runtime.nodesFetched - fetchedBefore,
+            results: pending.items.length,
+            engine,
+            indexed,
+            bridgeNodes,
+            truncated,
+          },
+        };
+      } finally {
+        worker.unref();
+      }
+    } finally {
+      this.stopCurrent = undefined;
+      if (graceTimer) clearTimeout(graceTimer);
+    }
+  }
+
+  /** The changed nodes the worker may hold (those it was sent a handle for). */
+  private knownNodes(changed: Map<RuntimeNode, boolean>, bridge: BridgeHost): Array<[RuntimeNode, boolean]> {
+    return [...changed].filter(([node]) => bridge.knownHandle(node) !== undefined);
+  }
+
+  private describe(nodes: ReadonlyArray<[RuntimeNode, boolean]>, bridge: BridgeHost): NodeChange[] {
+    return nodes.map(([node, children]) => ({ record: bridge.shallowRecord(node), children }));
+  }
+
+  async close(reason: InspectorError): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.reset();
+    this.failPending(reason);
+    await worker?.terminate();
+  }
+}
