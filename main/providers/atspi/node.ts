@@ -11,7 +11,7 @@ import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attribut
 import { buildAttributes, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { NodeData } from './node-data.js';
-import { hasInterface } from './node-data.js';
+import { hasInterface, runtimeIdOf } from './node-data.js';
 import type { PatternContext } from './patterns.js';
 import { performAction, supportedPatterns } from './patterns.js';
 import { ATSPI_ROLE, mapRole } from './roles.js';
@@ -166,7 +166,14 @@ export class AtspiNode implements ProviderNode {
     await this.fresh();
     const data = this.data;
     try {
-      if (this.isApplication && data.app.bulk === 'none') await this.host.ensureBulk(data);
+      // An application's own children (its top-level windows) come by GetChildren: listing the desktop must not load
+      // whole applications. The bulk load starts when something below a window is needed, and keeps the window
+      // nodes already known (it updates their data in place).
+      const app = data.app;
+      if (!this.isApplication && (app.bulk === 'none' || app.bulk === 'loading')) {
+        const root = this.host.store.get(runtimeIdOf(app.root));
+        if (root) await this.host.ensureBulk(root);
+      }
       if (data.children === undefined) await this.host.loader.loadChildren(data);
     } catch (error) {
       this.fail(error);

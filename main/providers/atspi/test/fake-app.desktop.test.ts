@@ -153,9 +153,10 @@ test('a complete cache loads the tree in one call; ids come in one GetTree when 
       assert.equal(ok.id, undefined);
       let log = await fake.log();
       assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
-      // (The application root's header, read per call as every root's is, includes its id.)
+      // (The headers of the application root and its window, read per call as every root's and top-level window's
+      // are, include their ids.)
       const perNodeIds = (lines: string[]) =>
-        lines.filter((line) => line.startsWith('Get AccessibleId') && !line.endsWith('/root'));
+        lines.filter((line) => line.startsWith('Get AccessibleId') && !/\/(root|win)$/.test(line));
       assert.deepEqual(perNodeIds(log), []);
 
       await ok.loadId();
@@ -346,3 +347,40 @@ test(
     });
   },
 );
+
+test("an application's windows come by GetChildren; the bulk load starts below a window and keeps its node", async () => {
+  const fake = await startFake(idTree());
+  try {
+    const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
+    try {
+      const [app] = (await provider.roots()) as AtspiNode[];
+      assert.ok(app);
+      const [window] = (await app.children()) as AtspiNode[];
+      assert.equal(window?.name, 'Main');
+      let log = await fake.log();
+      // Listing the desktop's children loads no whole application.
+      assert.ok(!log.includes('GetItems'), log.join('\n'));
+      assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
+      assert.ok(log.includes('GetChildren /org/a11y/atspi/accessible/root'), log.join('\n'));
+      assert.equal(app.data.app.bulk, 'none');
+      assert.equal(provider.store.nodes.size, 2);
+
+      const below = await window!.children();
+      assert.deepEqual(
+        below.map((node) => node.name),
+        ['OK', 'Cancel', ''],
+      );
+      log = await fake.log();
+      assert.equal(log.filter((line) => line === 'GetItems').length, 1);
+      assert.equal(app.data.app.loadedBy, 'Cache.GetItems');
+      // The window known before the bulk load is the one the bulk load filled.
+      assert.equal(((await app.children()) as AtspiNode[])[0], window);
+      assert.equal(provider.store.get(window!.runtimeId), window!.data);
+      assert.equal(provider.store.nodes.size, 6);
+    } finally {
+      await provider.shutdown();
+    }
+  } finally {
+    fake.stop();
+  }
+});
