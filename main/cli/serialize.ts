@@ -92,12 +92,19 @@ const DEFAULT_ATTRIBUTE_NAMES = [AttributeNames.Name, AttributeNames.Id, ...STAT
  * large application must not read every attribute of every node), nothing for `none`.
  */
 export async function readSelected(node: RuntimeNode, options: SelectOptions): Promise<readonly AttributeEntry[]> {
-  const withRuntimeId = options.includeRuntimeId || options.attrs === 'all';
   if (options.attrs === 'all') return node.attributes();
-  const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
-  if (withRuntimeId) names.push(AttributeNames.RuntimeId);
+  const names = selectedNames(options);
+  const held = node.peekAttributesNamed(names);
+  if (held) return held.filter((entry) => entry.namespace === 'control');
   const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
   return found.flat().filter((entry) => entry.namespace === 'control');
+}
+
+/** The local names readSelected reads for `none` and `default`. */
+function selectedNames(options: SelectOptions): string[] {
+  const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
+  if (options.includeRuntimeId || options.attrs === 'all') names.push(AttributeNames.RuntimeId);
+  return names;
 }
 
 export interface SubtreeOptions extends SelectOptions {
@@ -117,20 +124,29 @@ export async function collectSubtree(
   options: SubtreeOptions,
   depth = 0,
 ): Promise<CollectedNode> {
-  const [attributes, children] = await Promise.all([
-    readSelected(node, options),
-    options.maxDepth !== undefined && depth >= options.maxDepth
-      ? Promise.resolve([])
-      : runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-  ]);
-  return {
+  // What the runtime holds (a region after a bulk load) is taken without a promise; only the rest is asked for.
+  const atLimit = options.maxDepth !== undefined && depth >= options.maxDepth;
+  if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
+  const heldChildren = atLimit ? [] : runtime.peekStructuralChildren(node);
+  const heldAttributes = options.attrs === 'all' ? undefined : node.peekAttributesNamed(selectedNames(options));
+  const [attributes, children] =
+    heldChildren && heldAttributes
+      ? [heldAttributes.filter((entry) => entry.namespace === 'control'), heldChildren]
+      : await Promise.all([
+          heldAttributes?.filter((entry) => entry.namespace === 'control') ?? readSelected(node, options),
+          heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+        ]);
+  const collected: CollectedNode = {
     runtimeId: node.runtimeId,
     name: node.name,
     namespace: node.namespace,
     role: node.role,
     attributes: selectAttributes(attributes, options),
-    children: await Promise.all(children.map((child) => collectSubtree(runtime, child, options, depth + 1))),
+    children: [],
   };
+  if (children.length > 0)
+    collected.children = await Promise.all(children.map((child) => collectSubtree(runtime, child, options, depth + 1)));
+  return collected;
 }
 
 export function snapshotJson(node: CollectedNode): NodeJson {
