@@ -69,6 +69,19 @@ export class RuntimeNode {
     return this.id;
   }
 
+  /** The provider may defer this node's id until loadId() (ProviderNode.loadId). */
+  get defersId(): boolean {
+    return this.source.loadId !== undefined;
+  }
+
+  /**
+   * Marks the id definitive without a call: for a node the provider held below a node whose loadId() resolved
+   * after it was held (ProviderNode.loadId makes those definitive too).
+   */
+  markIdDefinitive(): void {
+    this.idSettled = true;
+  }
+
   /** The id is definitive: loadId() resolved since the last invalidation, or the provider never defers ids. */
   get idDefinitive(): boolean {
     return this.idSettled || this.source.loadId === undefined;

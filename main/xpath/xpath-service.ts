@@ -260,7 +260,7 @@ export class XPathService {
       xpath,
       context: bridge.handleOf(context),
       generation,
-      ...(sendRoot ? { root: bridge.record(this.runtime.desktop, { left: 20_000 }) } : {}),
+      ...(sendRoot ? { root: bridge.block([this.runtime.desktop]) } : {}),
       ...(!sendRoot && since !== generation
         ? { changes: { since: since!, nodes: this.describe(changedNodes, bridge) } }
         : {}),

@@ -89,6 +89,9 @@ export class AtspiNode implements ProviderNode {
    */
   async loadId(): Promise<void> {
     const app = this.data.app;
+    // Asked before the application's bulk load: that load reads the ids with the structure (one more bulk call
+    // beside the cache call instead of one after it).
+    if (app.bulk === 'none') app.idsWanted = true;
     if (app.ids === 'loaded' && app.bulk !== 'loading') return;
     try {
       await this.host.loadIds(app);
