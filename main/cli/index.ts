@@ -26,7 +26,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    // A command whose outcome is more than success (check: findings) sets the exit code itself.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerServe } from '../../hosts/browser/command.js';
+import { registerCheck } from './check.js';
 import { registerHighlight } from './highlight.js';
 import { registerKeyboard } from './keyboard.js';
 import { registerLocate } from './locate.js';
@@ -22,4 +23,5 @@ export function registerExtraCommands(program: Command): void {
   registerFocus(program);
   registerPick(program);
   registerServe(program);
+  registerCheck(program);
 }

@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import {
+  CheckConfigError,
+  EMPTY_CHECK_CONFIG,
+  parseCheckConfig,
+  type CheckConfig,
+} from '../../../shared/checks/config.js';
+import { failsAt } from '../../../shared/checks/engine.js';
+import { SEVERITIES, type Severity } from '../../../shared/checks/model.js';
+import { CHECK_FORMATS, formatCheckReport, type CheckFormat } from '../../../shared/checks/report/formats.js';
+import { RULES } from '../../../shared/checks/rules/index.js';
+import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
+import { checkAccessibility } from '../../services/accessibility-check.js';
+import { EXIT_FAILURE } from '../exit-codes.js';
+import { addRuntimeOptions, parseTimeout } from '../options.js';
+import { openSession, type RuntimeCliOptions } from '../session.js';
+import { locateNodes } from './locate.js';
+
+/** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
+const EXIT_FINDINGS = EXIT_FAILURE;
+const EXIT_INTERNAL = 70;
+
+interface CheckOptions extends RuntimeCliOptions {
+  format: CheckFormat;
+  rules?: Set<string>;
+  failOn: Severity | 'never';
+  config?: string;
+  timeout?: number;
+}
+
+function parseFormat(value: string): CheckFormat {
+  if (!(CHECK_FORMATS as readonly string[]).includes(value)) {
+    throw new InspectorError('usage', `--format must be one of ${CHECK_FORMATS.join(', ')}, got "${value}"`);
+  }
+  return value as CheckFormat;
+}
+
+function parseRules(value: string): Set<string> {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((id) => !RULES.some((rule) => rule.id === id));
+  if (ids.length === 0 || unknown.length > 0) {
+    throw new InspectorError(
+      'usage',
+      `--rules: unknown rule ${unknown.join(', ') || '(none given)'}; rules are ${RULES.map((r) => r.id).join(', ')}`,
+    );
+  }
+  return new Set(ids);
+}
+
+function parseFailOn(value: string): Severity | 'never' {
+  if (value !== 'never' && !(SEVERITIES as readonly string[]).includes(value)) {
+    throw new InspectorError('usage', `--fail-on must be error, warning, info or never, got "${value}"`);
+  }
+  return value as Severity | 'never';
+}
+
+async function loadConfig(file: string | undefined): Promise<CheckConfig> {
+  if (!file) return EMPTY_CHECK_CONFIG;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InspectorError(
+      'usage',
+      `--config ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
+  try {
+    return parseCheckConfig(text, file);
+  } catch (error) {
+    if (error instanceof CheckConfigError) throw new InspectorError('usage', error.message);
+    throw error;
+  }
+}
+
+async function version(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  const url = new URL('../../../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
+
+export function registerCheck(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('check')
+      .description('accessibility checks over the subtrees the XPath selects (default: every application)')
+      .argument('[xpath]', 'XPath selecting the subtrees to check')
+      .option('--format <format>', CHECK_FORMATS.join(', '), parseFormat, 'text')
+      .option('--rules <ids>', 'only these rules, comma-separated', parseRules)
+      .option(
+        '--fail-on <severity>',
+        'exit 1 on findings at or above: error, warning, info or never',
+        parseFailOn,
+        'error',
+      )
+      .option('--config <file>', 'JSON: rules switched off or re-graded, findings ignored by locator')
+      .option('--timeout <ms>', 'give up evaluating an XPath after this many milliseconds (exit 4)', parseTimeout),
+  ).action(async (xpath: string | undefined, options: CheckOptions) => {
+    const config = await loadConfig(options.config);
+    const session = await openSession(options);
+    try {
+      const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
+      const { report, locatorOf } = await checkAccessibility(session.runtime, session.xpath, {
+        ...(xpath ? { xpath } : {}),
+        config,
+        ...(options.rules ? { only: options.rules } : {}),
+        ...timeout,
+        locate: async (targets) => {
+          const located = await locateNodes(session.runtime, session.xpath, targets, timeout);
+          const best = new Map<string, string>();
+          for (const target of located) if (target.locators[0]) best.set(target.runtimeId, target.locators[0].xpath);
+          return best;
+        },
+      });
+      const tool = { name: 'PlatynUI Inspector', version: await version() };
+      process.stdout.write(formatCheckReport(report, options.format, locatorOf, tool));
+      if (failsAt(report, options.failOn)) process.exitCode = EXIT_FINDINGS;
+    } catch (error) {
+      const failure = toInspectorError(error);
+      if (failure.code !== 'internal') throw failure;
+      process.stderr.write(`platynui-inspector: ${failure.message}\n`);
+      process.exitCode = EXIT_INTERNAL;
+    } finally {
+      await session.close();
+    }
+  });
+}

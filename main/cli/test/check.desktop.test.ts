@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LaunchedApp } from '../../../e2e/support/apps.js';
+import { fixtureUrl, launchChromium, sessionEnv } from '../../../e2e/support/apps.js';
+import { projectRoot } from '../../../e2e/support/paths.js';
+
+// `check` as a user runs it: the CLI as a child process against a real Chromium page with a faulty part and its
+// clean twin (e2e/fixtures/a11y-checks.html).
+
+let page: LaunchedApp;
+
+interface FindingLine {
+  rule: string;
+  severity: string;
+  message: string;
+  node: { runtimeId: string; role: string; name: string };
+  locator: string | null;
+}
+
+function spawnCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [path.join(projectRoot(), 'bin', 'platynui-inspector'), ...args], {
+    env: sessionEnv(),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function check(args: string[]): { status: number | null; findings: FindingLine[]; stderr: string } {
+  const run = spawnCli(['check', ...args]);
+  const json = args.includes('json');
+  return {
+    status: run.status,
+    findings: json && run.stdout ? (JSON.parse(run.stdout) as FindingLine[]) : [],
+    stderr: run.stderr,
+  };
+}
+
+const part = (name: string) => `app:Application[@Name='Chromium']//*[@Name='${name}'][1]`;
+
+before(async () => {
+  page = await launchChromium(sessionEnv(), fixtureUrl('a11y-checks.html'), { title: 'PlatynUI Checks Fixture' });
+});
+
+after(async () => {
+  await page?.stop();
+});
+
+describe('check on a real Chromium page', () => {
+  test('every seeded fault is found in the faulty part, each with a locator where the node has a name', () => {
+    const faulty = check([part('Faulty part'), '--format', 'json']);
+    assert.equal(faulty.status, 1, `findings at error level exit 1: ${faulty.stderr}`);
+    const found = faulty.findings.map((f) => `${f.rule} ${f.node.role} ${JSON.stringify(f.node.name)}`).sort();
+    assert.deepEqual(found, [
+      'dialog-without-focus Dialog "Notice"',
+      'duplicate-sibling-name Button "Delete"',
+      'poor-name Button "button"',
+      'poor-name Image "banner-final.png"',
+      'role-requirements Table "Prices"',
+      'unlabelled-field Entry ""',
+      'unnamed-control Button ""',
+      'unnamed-image Image "To get missing image descriptions, open the context menu."',
+    ]);
+    for (const finding of faulty.findings) assert.ok(finding.locator, `a verified locator for ${finding.message}`);
+  });
+
+  test('the clean twin gives no findings and exits 0', () => {
+    const clean = check([part('Clean part'), '--format', 'json', '--fail-on', 'info']);
+    assert.deepEqual(clean.findings, []);
+    assert.equal(clean.status, 0, clean.stderr);
+  });
+
+  test('--fail-on, --rules, --config and the SARIF and JUnit formats', () => {
+    assert.equal(check([part('Faulty part'), '--format', 'json', '--fail-on', 'never']).status, 0);
+    const warnings = check([part('Faulty part'), '--format', 'json', '--rules', 'poor-name,duplicate-sibling-name']);
+    assert.equal(warnings.status, 0, 'warnings alone do not fail at the default --fail-on error');
+    assert.equal(warnings.findings.length, 3);
+    const dir = mkdtempSync(path.join(tmpdir(), 'check-config-'));
+    try {
+      const config = path.join(dir, 'a11y.json');
+      writeFileSync(
+        config,
+        JSON.stringify({ rules: { 'poor-name': 'off' }, ignore: [{ locator: "//Table[@Name='Prices']" }] }),
+      );
+      const configured = check([part('Faulty part'), '--format', 'json', '--config', config]);
+      assert.ok(!configured.findings.some((f) => f.rule === 'poor-name' || f.node.name === 'Prices'));
+      assert.equal(configured.findings.length, 5);
+      writeFileSync(config, '{"rules": {"poor-name": "loud"}}');
+      const bad = check([part('Faulty part'), '--config', config]);
+      assert.equal(bad.status, 2);
+      assert.match(bad.stderr, /a11y\.json: rules\.poor-name/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const sarif = spawnCli(['check', part('Faulty part'), '--format', 'sarif']);
+    const log = JSON.parse(sarif.stdout) as { version: string; runs: { results: { ruleId: string }[] }[] };
+    assert.equal(log.version, '2.1.0');
+    assert.equal(log.runs[0]!.results.length, 8);
+    const junit = spawnCli(['check', part('Faulty part'), '--format', 'junit']);
+    assert.equal(junit.stdout.match(/<failure /g)?.length, 8);
+  });
+});

@@ -1,0 +1,97 @@
+import { CHECK_ATTRIBUTE_NAMES } from '../../shared/checks/attributes.js';
+import type { CheckConfig } from '../../shared/checks/config.js';
+import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
+import { checkTreeFromSnapshot, type CheckNode } from '../../shared/checks/model.js';
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import type { SnapshotNode } from '../../shared/snapshot/model.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { XPathService } from '../xpath/xpath-service.js';
+
+export interface AccessibilityCheckOptions {
+  /** XPath selecting the subtrees to check; the whole desktop when absent. */
+  readonly xpath?: string;
+  readonly config: CheckConfig;
+  readonly only?: ReadonlySet<string>;
+  readonly timeoutMs?: number;
+  /** Findings that get a verified locator; the rest report none (each locator costs a few verifying queries). */
+  readonly maxLocated?: number;
+  /** Best verified locators of live nodes, by runtime id (the locator service). */
+  readonly locate: (targets: readonly RuntimeNode[]) => Promise<ReadonlyMap<string, string>>;
+}
+
+export interface AccessibilityCheckResult {
+  readonly report: CheckReport;
+  /** The best verified locator of a finding's node, where one was computed. */
+  readonly locatorOf: (node: CheckNode) => string | undefined;
+}
+
+const DEFAULT_MAX_LOCATED = 500;
+
+async function collect(node: RuntimeNode, runtime: Runtime): Promise<SnapshotNode> {
+  const [found, children] = await Promise.all([
+    Promise.all(CHECK_ATTRIBUTE_NAMES.map((name) => node.attributesNamed(name).catch(() => []))),
+    runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+  ]);
+  const attributes: AttributeEntry[] = found.flat().filter((entry) => !entry.derived);
+  attributes.push({ namespace: 'control', name: 'RuntimeId', value: { type: 'String', value: node.runtimeId } });
+  return {
+    namespace: node.namespace,
+    role: node.role,
+    attributes,
+    children: await Promise.all(children.map((child) => collect(child, runtime))),
+  };
+}
+
+async function selectedNodes(
+  xpath: XPathService,
+  expression: string,
+  timeoutMs: number | undefined,
+): Promise<RuntimeNode[]> {
+  const { items } = await xpath.evaluate(expression, timeoutMs !== undefined ? { timeoutMs } : {});
+  const nodes = items.flatMap((item): RuntimeNode[] => (item.type === 'node' ? [item.node] : []));
+  if (nodes.length !== items.length) {
+    throw new InspectorError('usage', `"${expression}" must select nodes, it selected other items`);
+  }
+  return nodes;
+}
+
+/**
+ * Runs the accessibility rules over the subtrees an XPath selects (or the desktop): reads what the rules need of
+ * every node, resolves the config's ignore locators to nodes, and gives the findings' nodes verified locators.
+ */
+export async function checkAccessibility(
+  runtime: Runtime,
+  xpath: XPathService,
+  options: AccessibilityCheckOptions,
+): Promise<AccessibilityCheckResult> {
+  const roots = options.xpath ? await selectedNodes(xpath, options.xpath, options.timeoutMs) : [runtime.desktop];
+  const trees = checkTreeFromSnapshot(await Promise.all(roots.map((root) => collect(root, runtime))));
+  const ignored = new Map<string, Set<string>>();
+  for (const entry of options.config.ignore) {
+    const nodes = await selectedNodes(xpath, entry.locator, options.timeoutMs).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new InspectorError('usage', `the config's ignore locator ${entry.locator} cannot be used: ${message}`);
+    });
+    const key = entry.rule ?? '*';
+    const set = ignored.get(key) ?? new Set<string>();
+    for (const node of nodes) set.add(node.runtimeId);
+    ignored.set(key, set);
+  }
+  const report = runChecks(trees, {
+    config: options.config,
+    ...(options.only ? { only: options.only } : {}),
+    ignored,
+  });
+  const targets: RuntimeNode[] = [];
+  const seen = new Set<string>();
+  for (const finding of report.findings) {
+    if (seen.size >= (options.maxLocated ?? DEFAULT_MAX_LOCATED) || seen.has(finding.node.key)) continue;
+    seen.add(finding.node.key);
+    const node = runtime.node(finding.node.key);
+    if (node) targets.push(node);
+  }
+  const best = await options.locate(targets);
+  return { report, locatorOf: (node) => best.get(node.key) };
+}

@@ -1,0 +1,95 @@
+import { attributeKey, type Namespace } from '../model/namespaces.js';
+import type { UiValue } from '../model/values.js';
+import type { SnapshotNode } from '../snapshot/model.js';
+
+/**
+ * A node of the tree the accessibility rules run over: what the runtime (or a snapshot file) knows of it, attribute
+ * values typed and keyed like JSON output (`Name`, `native:Accessible.States`). Built once per check run.
+ */
+export interface CheckNode {
+  readonly namespace: Namespace;
+  readonly role: string;
+  readonly name: string;
+  /** The runtime id where known, else a path made while building; findings name their node by it. */
+  readonly key: string;
+  readonly attributes: ReadonlyMap<string, UiValue>;
+  readonly parent: CheckNode | undefined;
+  readonly children: readonly CheckNode[];
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** How much a severity weighs: `--fail-on warning` fails on warnings and errors. */
+export function severityRank(severity: Severity): number {
+  return severity === 'error' ? 2 : severity === 'warning' ? 1 : 0;
+}
+
+/** One problem a rule found on one node. */
+export interface Finding {
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly node: CheckNode;
+}
+
+/** A rule's verdict on one node, before the engine adds the rule's id and the configured severity. */
+export interface RuleHit {
+  readonly message: string;
+}
+
+export interface Rule {
+  readonly id: string;
+  readonly severity: Severity;
+  /** One line: what the rule looks for. */
+  readonly title: string;
+  /** The WCAG 2.2 success criteria the rule serves, as `1.1.1 Non-text Content`. */
+  readonly wcag: readonly string[];
+  /** Why it matters and how to fix it, for a person reading a finding. */
+  readonly help: string;
+  check(node: CheckNode): readonly RuleHit[];
+}
+
+interface MutableCheckNode {
+  namespace: Namespace;
+  role: string;
+  name: string;
+  key: string;
+  attributes: Map<string, UiValue>;
+  parent: CheckNode | undefined;
+  children: CheckNode[];
+}
+
+/** Builds check nodes from snapshot nodes (what `snapshot` writes and the runtime can produce for a subtree). */
+export function checkTreeFromSnapshot(roots: readonly SnapshotNode[]): CheckNode[] {
+  const build = (source: SnapshotNode, parent: CheckNode | undefined, path: string): CheckNode => {
+    const attributes = new Map<string, UiValue>();
+    for (const entry of source.attributes) {
+      if (!entry.derived) attributes.set(attributeKey(entry.namespace, entry.name), entry.value);
+    }
+    const runtimeId = attributes.get('RuntimeId');
+    const name = attributes.get('Name');
+    const node: MutableCheckNode = {
+      namespace: source.namespace,
+      role: source.role,
+      name: name?.type === 'String' ? name.value : '',
+      key: runtimeId?.type === 'String' && runtimeId.value ? runtimeId.value : path,
+      attributes,
+      parent,
+      children: [],
+    };
+    source.children.forEach((child, index) => node.children.push(build(child, node, `${path}/${index + 1}`)));
+    return node;
+  };
+  return roots.map((root, index) => build(root, undefined, `/${index + 1}`));
+}
+
+/** Every node of the trees below (and including) the roots, in document order, without recursion. */
+export function* walkCheckTree(roots: readonly CheckNode[]): Generator<CheckNode> {
+  const stack = [...roots].reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    yield node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+}

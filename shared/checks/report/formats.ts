@@ -1,0 +1,123 @@
+import { create } from 'xmlbuilder2';
+import type { CheckReport } from '../engine.js';
+import type { Severity } from '../model.js';
+import { findingJson, type LocatorOf } from './finding-json.js';
+
+export const CHECK_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
+export type CheckFormat = (typeof CHECK_FORMATS)[number];
+
+export interface ToolInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+export function formatCheckReport(
+  report: CheckReport,
+  format: CheckFormat,
+  locatorOf: LocatorOf,
+  tool: ToolInfo,
+): string {
+  switch (format) {
+    case 'json':
+      return (
+        JSON.stringify(
+          report.findings.map((finding) => findingJson(finding, locatorOf)),
+          null,
+          2,
+        ) + '\n'
+      );
+    case 'sarif':
+      return JSON.stringify(sarif(report, locatorOf, tool), null, 2) + '\n';
+    case 'junit':
+      return junit(report, locatorOf);
+    case 'text':
+      return text(report, locatorOf);
+  }
+}
+
+function text(report: CheckReport, locatorOf: LocatorOf): string {
+  const lines = report.findings.map((finding) => {
+    const locator = locatorOf(finding.node);
+    return `${finding.severity.padEnd(7)} ${finding.rule}: ${finding.message}${locator ? `\n        at ${locator}` : ''}`;
+  });
+  const bySeverity = (severity: Severity) => report.findings.filter((f) => f.severity === severity).length;
+  lines.push(
+    `${report.findings.length} finding(s): ${bySeverity('error')} error(s), ${bySeverity('warning')} warning(s), ` +
+      `${bySeverity('info')} info; ${report.nodesChecked} node(s) checked by ${report.rules.length} rule(s)` +
+      (report.ignoredFindings > 0 ? `; ${report.ignoredFindings} ignored by the config` : ''),
+  );
+  return lines.join('\n') + '\n';
+}
+
+const SARIF_LEVEL: { readonly [S in Severity]: string } = { error: 'error', warning: 'warning', info: 'note' };
+
+/** SARIF 2.1.0: one run, the rules as the driver's reportingDescriptors, each result located by its locator. */
+function sarif(report: CheckReport, locatorOf: LocatorOf, tool: ToolInfo): object {
+  const index = new Map(report.rules.map((run, i) => [run.rule.id, i]));
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: tool.name,
+            version: tool.version,
+            rules: report.rules.map(({ rule, severity }) => ({
+              id: rule.id,
+              shortDescription: { text: rule.title },
+              fullDescription: { text: rule.help },
+              help: { text: `${rule.help} WCAG: ${rule.wcag.join('; ')}.` },
+              defaultConfiguration: { level: SARIF_LEVEL[severity] },
+              properties: { tags: rule.wcag.map((criterion) => `WCAG ${criterion}`) },
+            })),
+          },
+        },
+        results: report.findings.map((finding) => {
+          const json = findingJson(finding, locatorOf);
+          return {
+            ruleId: finding.rule,
+            ruleIndex: index.get(finding.rule),
+            level: SARIF_LEVEL[finding.severity],
+            message: { text: finding.message },
+            locations: [
+              {
+                logicalLocations: [
+                  {
+                    fullyQualifiedName: json.locator ?? json.node.runtimeId,
+                    name: json.node.name || json.node.role,
+                    kind: 'element',
+                  },
+                ],
+              },
+            ],
+            properties: { runtimeId: json.node.runtimeId, role: json.node.role },
+          };
+        }),
+      },
+    ],
+  };
+}
+
+/** JUnit XML: a failing test case per finding, a passing one per rule that found nothing. */
+function junit(report: CheckReport, locatorOf: LocatorOf): string {
+  const failures = report.findings.length;
+  const tests = failures + report.rules.filter((run) => run.findings === 0).length;
+  const document = create({ version: '1.0', encoding: 'UTF-8' });
+  const suites = document.ele('testsuites', { name: 'platynui-inspector check', tests, failures });
+  const suite = suites.ele('testsuite', { name: 'accessibility', tests, failures, errors: 0, skipped: 0 });
+  for (const run of report.rules) {
+    if (run.findings === 0) suite.ele('testcase', { classname: `a11y.${run.rule.id}`, name: run.rule.title });
+  }
+  for (const finding of report.findings) {
+    const json = findingJson(finding, locatorOf);
+    const testcase = suite.ele('testcase', {
+      classname: `a11y.${finding.rule}`,
+      name: `${json.node.role}${json.node.name ? ` "${json.node.name}"` : ''} (${json.node.runtimeId})`,
+    });
+    testcase
+      .ele('failure', { message: finding.message, type: finding.severity })
+      .txt(`${finding.message}\nlocator: ${json.locator ?? '(none)'}\nrule: ${finding.rule}`);
+  }
+  return document.end({ prettyPrint: true }) + '\n';
+}
