@@ -160,6 +160,48 @@ export function snapshotJson(node: CollectedNode): NodeJson {
   };
 }
 
+/**
+ * Writes JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline, byte for byte, in chunks of about a
+ * megabyte straight from the collected nodes: no second tree of JSON objects, no one string of the whole output.
+ */
+export function writeSnapshotJson(trees: readonly CollectedNode[], write: (chunk: string) => void): void {
+  let buffer = '';
+  const out = (text: string) => {
+    buffer += text;
+    if (buffer.length >= 1 << 20) {
+      write(buffer);
+      buffer = '';
+    }
+  };
+  const node = (collected: CollectedNode, indent: string): void => {
+    const inner = `${indent}  `;
+    const attributes = JSON.stringify(attributesJson(collected.attributes), null, 2).replace(/\n/g, `\n${inner}`);
+    out(
+      `{\n${inner}"runtimeId": ${JSON.stringify(collected.runtimeId)},\n${inner}"namespace": ${JSON.stringify(collected.namespace)},` +
+        `\n${inner}"role": ${JSON.stringify(collected.role)},\n${inner}"name": ${JSON.stringify(collected.name)},` +
+        `\n${inner}"attributes": ${attributes},\n${inner}"children": `,
+    );
+    list(collected.children, inner);
+    out(`\n${indent}}`);
+  };
+  const list = (nodes: readonly CollectedNode[], indent: string): void => {
+    if (nodes.length === 0) {
+      out('[]');
+      return;
+    }
+    const inner = `${indent}  `;
+    out('[');
+    for (let i = 0; i < nodes.length; i++) {
+      out(i === 0 ? `\n${inner}` : `,\n${inner}`);
+      node(nodes[i]!, inner);
+    }
+    out(`\n${indent}]`);
+  };
+  list(trees, '');
+  out('\n');
+  write(buffer);
+}
+
 export function snapshotText(node: CollectedNode, depth = 0, lines: string[] = []): string[] {
   const label = roleLabel(node);
   lines.push(`${'  '.repeat(depth)}${node.name ? `${label} "${node.name}"` : label}`);

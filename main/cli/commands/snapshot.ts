@@ -3,7 +3,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
-import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../serialize.js';
+import { collectSubtree, snapshotText, writeSnapshotJson, type AttributeSelection } from '../serialize.js';
 import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../session.js';
 
 interface SnapshotOptions extends RuntimeCliOptions {
@@ -58,7 +58,7 @@ export function registerSnapshot(program: Command): void {
       );
       const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
       if (options.format === 'xml') process.stdout.write(writeSnapshotXml(trees));
-      else if (options.format === 'json') process.stdout.write(`${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`);
+      else if (options.format === 'json') writeSnapshotJson(trees, (chunk) => process.stdout.write(chunk));
       else
         process.stdout.write(
           trees
