@@ -226,10 +226,17 @@ export class TreeLoader {
       for (const key of structure.keys()) if (!cached.has(key)) missing++;
       if (missing > 1) items = (await cacheCall()) ?? items;
     }
-    if (!tree && !wantIds) {
-      // The warm path: everything from the cache, node data made straight from the items (ids deferred).
+    if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
+      // The warm path: everything from the cache, node data made straight from the items; the ids from GetTree
+      // when it went out beside the cache call, else deferred.
       this.storeFromCache(root, structure);
-      app.ids = 'deferred';
+      if (tree) {
+        for (const entry of tree) {
+          const data = entry.key === root.key ? undefined : this.store.get(entry.key);
+          if (data && data.app === app) data.accessibleId = String(entry.properties.AccessibleId ?? '');
+        }
+      }
+      app.ids = tree ? 'loaded' : 'deferred';
       app.bulk = 'loaded';
       app.loadedBy = loadedBy;
       return;
