@@ -1,8 +1,97 @@
+import { builtinModules } from 'node:module';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
+// Node's own modules, with and without `node:` (`os` as well as `node:os`).
+const nodeModules = ['node:*', ...builtinModules.filter((name) => !name.startsWith('_'))];
+
+/**
+ * The layers (docs/architecture.md). A file belongs to the element of its folder; an import between two elements is
+ * refused unless a policy below allows it (the allowlist). Files under a test/ folder are checked more loosely.
+ */
+const elements = [
+  ['shared', 'shared'],
+  ['renderer', 'renderer'],
+  ['preload', 'preload'],
+  ['native', 'native'],
+  ['core', 'main/core'],
+  ['runtime', 'main/runtime'],
+  ['provider', 'main/providers'],
+  ['platform', 'main/platform'],
+  ['xpath', 'main/xpath'],
+  ['services', 'main/services'],
+  ['api', 'main/api'],
+  ['backends', 'main/backends'],
+  ['cli', 'main/cli'],
+  ['hosts', 'main/hosts'],
+  ['electron', 'main/electron'],
+  ['tooling', ['bench', 'e2e', 'scripts']],
+].map(([type, pattern]) => ({ type, pattern, partialMatch: false }));
+
+const files = [
+  { category: 'test', pattern: '**/test/**' },
+  // The entry points: the only files that link the concrete backends in (main/backends/linux.ts, mock.ts).
+  { category: 'entry', pattern: ['main/cli/index.ts', 'main/electron/main.ts', 'main/electron/runtime-host-main.ts'] },
+  // The front ends' runtime flags (--provider, --mock-file ...): backend-neutral, so every front end may use it.
+  { category: 'flags', pattern: 'main/backends/flags.ts' },
+];
+
+const may = (from, to) => ({
+  from: { element: { type: from } },
+  allow: { to: { element: { types: { anyOf: to } } } },
+});
+/** An exception: only this file of the element may import these elements (each one says why). */
+const exception = (from, path, to) => ({
+  from: { element: { type: from }, file: { path } },
+  allow: { to: { element: { types: { anyOf: to } } } },
+});
+
+// What the front ends (the CLI, the hosts) build on.
+const engine = ['services', 'xpath', 'runtime', 'core', 'shared'];
+
+const policies = [
+  // Packages (node_modules, Node's own modules) are governed by no-restricted-imports (below).
+  { allow: { to: { module: { origin: ['external', 'core'] } } } },
+  may('shared', ['shared']),
+  may('renderer', ['renderer', 'shared']),
+  may('native', ['native', 'shared']),
+  may('core', ['core', 'shared']),
+  may('runtime', ['runtime', 'core', 'shared']),
+  may('provider', ['provider', 'core', 'native', 'shared']),
+  may('platform', ['platform', 'core', 'native', 'shared']),
+  // The mock platform reads its desktop from the mock provider's file (the one mock backend in two halves).
+  exception('platform', 'main/platform/mock/*.ts', ['provider']),
+  // X11 key names accept the same symbol aliases as the runtime's key sequences.
+  exception('platform', 'main/platform/x11/keyboard.ts', ['runtime']),
+  may('xpath', ['xpath', 'runtime', 'core', 'shared']),
+  may('services', ['services', 'xpath', 'runtime', 'core', 'shared']),
+  may('api', ['api', ...engine]),
+  // Exceptions until the services layer exists: the dispatcher uses the CLI's subtree serializer and locator capture,
+  // the session asks the AT-SPI provider for the accessibility switch.
+  exception('api', 'main/api/dispatcher.ts', ['cli']),
+  exception('api', 'main/api/session.ts', ['provider']),
+  may('backends', ['backends', 'provider', 'platform', 'runtime', 'core']),
+  may('cli', ['cli', 'api', 'hosts', ...engine]),
+  // Exception: `info` and `enable-accessibility` report on and switch the AT-SPI provider itself.
+  exception('cli', 'main/cli/commands/info.ts', ['provider']),
+  may('hosts', ['hosts', 'api', ...engine]),
+  // Exception: the browser host's `serve` command reuses the CLI's runtime options.
+  exception('hosts', 'main/hosts/browser/command.ts', ['cli']),
+  // runtime-host.ts is the Electron utility process's host: it starts the dispatcher as the browser host does.
+  may('electron', ['electron', 'hosts', 'api', 'runtime', 'shared']),
+  {
+    from: { element: { types: { anyOf: ['cli', 'hosts', 'electron'] } } },
+    allow: { to: { element: { type: 'backends' }, file: { categories: 'flags' } } },
+  },
+  // Only the entry points link concrete backends in.
+  { from: { file: { categories: 'entry' } }, allow: { to: { element: { type: 'backends' } } } },
+  // Tests and tooling may reach anything they test; renderer tests start the real dispatcher on the mock provider.
+  { from: { file: { categories: 'test' } }, allow: { to: { element: { type: '*' } } } },
+  { from: { element: { type: 'tooling' } }, allow: { to: { element: { type: '*' } } } },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', '.artifacts/**'] },
@@ -14,44 +103,37 @@ export default tseslint.config(
     },
   },
   {
-    // shared/ is plain code: no Node, no DOM-only modules, no other layer.
-    files: ['shared/**/*.ts'],
-    ignores: ['shared/**/test/**'],
-    rules: restrict(
-      [
-        'node:*',
-        'fs',
-        'path',
-        'child_process',
-        '**/main/**',
-        '**/renderer/**',
-        '**/native/**',
-        '**/preload/**',
-        'electron',
-      ],
-      'shared/ may only import shared/ and environment-free libraries',
-    ),
+    files: ['**/*.ts', '**/*.tsx', '**/*.cts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': elements,
+      'boundaries/files': files,
+      'boundaries/include': ['shared/**', 'renderer/**', 'preload/**', 'native/**', 'main/**', 'bench/**', 'e2e/**'],
+      'import/resolver': {
+        typescript: { project: ['tsconfig.json', 'renderer/tsconfig.json'], noWarnOnMultipleProjects: true },
+      },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'disallow', policies }],
+      'boundaries/no-unknown-files': 'error',
+      'boundaries/no-unknown-dependencies': 'error',
+    },
   },
   {
-    // Tests of shared/ code run under node:test.
-    files: ['shared/**/test/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    // shared/ is plain code: no Node module, no Electron; the layers above decide what else it may import.
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/**/test/**'],
+    rules: restrict([...nodeModules, 'electron'], 'shared/ may only import shared/ and environment-free libraries'),
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
     ignores: ['renderer/test/**'],
-    rules: restrict(
-      ['node:*', '**/main/**', '**/native/**', 'electron'],
-      'renderer/ may only use shared/ and browser APIs',
-    ),
+    rules: restrict([...nodeModules, 'electron'], 'renderer/ may only use shared/ and browser APIs'),
   },
   {
     // Only the thin Electron shell may import electron.
     files: ['main/**/*.ts', 'native/**/*.ts'],
     ignores: ['main/electron/**'],
-    rules: restrict(
-      ['electron', '**/renderer/**'],
-      'only main/electron may import electron; nothing imports renderer/',
-    ),
+    rules: restrict(['electron'], 'only main/electron may import electron'),
   },
 );

@@ -13,7 +13,7 @@ import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import { projectRoot } from '../e2e/support/paths.js';
 import { atspiReference } from '../e2e/support/reference.js';
-import type { ProviderAttribute, ProviderNode } from '../main/runtime/provider.js';
+import type { ProviderAttribute, ProviderNode } from '../main/core/provider.js';
 import type { AtspiNode } from '../main/providers/atspi/node.js';
 import { AtspiProvider } from '../main/providers/atspi/provider.js';
 

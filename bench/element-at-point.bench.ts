@@ -2,6 +2,7 @@
 // the AT-SPI provider's deepest element (Component.GetAccessibleAtPoint, descending). Prints `name value unit`.
 //
 //   node dist/bench/element-at-point.bench.js        (starts its own desktop session unless DISPLAY is set)
+import '../main/backends/linux.js';
 import { launchGtk3Demo, type LaunchedApp } from '../e2e/support/apps.js';
 import { ProbeApp, useDesktop } from '../main/platform/x11/test/support/desktop.js';
 import { providerNodesAtPoint } from '../main/runtime/element-at-point.js';

@@ -2,6 +2,7 @@
 // captured through AT-SPI exactly as `locate` captures it, and the mutation families of bench/_robustness.ts are
 // applied to that tree. Needs the desktop session (bench/run.mjs provides it).
 //   node bench/run.mjs locator-robustness-gtk
+import '../main/backends/linux.js';
 import { launchGtk3Demo, sessionEnv } from '../e2e/support/apps.js';
 import { captureLocatorTree } from '../main/cli/commands/locate.js';
 import { Runtime } from '../main/runtime/runtime.js';

@@ -1,6 +1,7 @@
 // XPath through the whole pipeline (runtime, node cache, XPath worker and its bridge) over a generated mock tree of
 // 111,111 nodes (a Window, Panes five levels deep and ten wide, Buttons as leaves), against a plain JavaScript loop
 // over the same parsed tree as the baseline, in the same run. Prints `name value unit` lines and ratios.
+import '../main/backends/mock.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,7 +52,7 @@ let total = 0;
 countNodes(parsed, () => total++);
 line('xpath.pipeline.tree_nodes', total, 'nodes');
 
-const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock', providerOptions: { mockFile: file } });
+const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock', backendOptions: { mock: { file } } });
 const service = new XPathService(runtime);
 await service.warmUp();
 

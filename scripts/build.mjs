@@ -9,6 +9,13 @@ const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescrip
   stdio: 'inherit',
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+// shared/ type-checked once more without Node's types (shared/tsconfig.json): it must run in the browser too.
+const sharedCheck = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'shared')],
+  { stdio: 'inherit' },
+);
+if (sharedCheck.status !== 0) process.exit(sharedCheck.status ?? 1);
 
 const rendererBuild = path.join(root, 'scripts/build-renderer.mjs');
 if (existsSync(rendererBuild)) {

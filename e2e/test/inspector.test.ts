@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { HIGHLIGHT_COLOR } from '../../main/platform/x11/highlight.js';
-import type { Screenshot } from '../../main/runtime/platform.js';
+import type { Screenshot } from '../../main/core/platform.js';
 import { decodePng } from '../../main/runtime/screenshot-png.js';
 import { launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
 import { inspectorKind, launchInspector, type InspectorUnderTest } from '../support/inspector.js';

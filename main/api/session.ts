@@ -13,8 +13,8 @@ import { AttributeNames } from '../../shared/model/attributes.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import type { Point, Rect } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
-import type { PointerCapture, PointerCaptureEvent } from '../runtime/platform.js';
-import type { ProviderNode } from '../runtime/provider.js';
+import type { PointerCapture, PointerCaptureEvent } from '../core/platform.js';
+import type { ProviderNode } from '../core/provider.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { XPathService } from '../xpath/xpath-service.js';
 

@@ -1,3 +1,4 @@
+import '../backends/linux.js';
 import { Command, CommanderError } from 'commander';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { registerEnableAccessibility, registerInfo, registerListProviders } from './commands/info.js';

@@ -1,13 +1,9 @@
 import { InspectorError } from '../../shared/model/errors.js';
+import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
 import { XPathService } from '../xpath/xpath-service.js';
 
-export interface RuntimeCliOptions {
-  provider?: string[];
-  mockFile?: string;
-  platform?: string;
-  callTimeout?: number;
-}
+export type RuntimeCliOptions = RuntimeFlags;
 
 /** Options every command that reads the tree accepts. */
 export function collect(value: string, previous: string[] | undefined): string[] {
@@ -28,25 +24,9 @@ export interface CliSession {
   close(): Promise<void>;
 }
 
-/**
- * Opens the runtime a command works on. With only the mock provider named, the mock platform is used too, so that a
- * mock run is deterministic on any machine.
- */
+/** Opens the runtime a command works on (with only the mock provider named, on the mock platform too). */
 export async function openSession(options: RuntimeCliOptions): Promise<CliSession> {
-  if (options.mockFile && !(options.provider ?? []).includes('mock')) {
-    options.provider = [...(options.provider ?? []), 'mock'];
-  }
-  const providers = options.provider ?? [];
-  const onlyMock = providers.length > 0 && providers.every((id) => id === 'mock');
-  const platform = options.platform ?? (onlyMock ? 'mock' : undefined);
-  const runtime = await Runtime.create({
-    providers,
-    providerOptions: {
-      ...(options.mockFile ? { mockFile: options.mockFile } : {}),
-      ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
-    },
-    ...(platform ? { platform } : {}),
-  });
+  const runtime = await Runtime.create(runtimeOptionsFrom(options));
   const xpath = new XPathService(runtime);
   await xpath.warmUp();
   return {

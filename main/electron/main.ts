@@ -7,8 +7,7 @@ import * as electron from 'electron';
 import { parseShellArgs, startShell, type ElectronLike } from './shell.js';
 
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const args = parseShellArgs(process.argv.slice(2));
-const { shortcut, ...runtime } = args;
+const { shortcut, runtime } = parseShellArgs(process.argv.slice(2));
 
 startShell(electron as unknown as ElectronLike, {
   distDir,

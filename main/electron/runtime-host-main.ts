@@ -1,4 +1,5 @@
 // Entry of Electron's utility process: `utilityProcess.fork(<this file>, [json options])`.
+import '../backends/linux.js';
 import { runRuntimeHost, type HostPort } from './runtime-host.js';
 
 const port = (process as unknown as { parentPort?: HostPort }).parentPort;

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
+import type { RuntimeOptions } from '../runtime/runtime.js';
 import type { HostCommand } from './runtime-host.js';
 import {
   API_CHANNEL,
@@ -121,26 +123,23 @@ export interface ShellOptions {
   /** dist/ of the app: dist/renderer, dist/preload/preload.cjs, dist/main/electron/runtime-host-main.js. */
   distDir: string;
   /** Runtime options for the utility process (from the command line: --provider, --mock-file, --platform). */
-  runtime: { providers?: string[]; providerOptions?: { mockFile?: string }; platform?: string };
+  runtime: RuntimeOptions;
   files: FileAccess;
   log?: (message: string) => void;
 }
 
-export function parseShellArgs(argv: readonly string[]): ShellOptions['runtime'] & { shortcut?: string } {
-  const out: ShellOptions['runtime'] & { shortcut?: string } = {};
+export function parseShellArgs(argv: readonly string[]): { runtime: RuntimeOptions; shortcut?: string } {
+  const flags: RuntimeFlags = {};
+  let shortcut: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i];
-    if (arg === '--provider') out.providers = [...(out.providers ?? []), value() ?? ''];
-    else if (arg === '--mock-file') {
-      out.providerOptions = { mockFile: value() ?? '' };
-      if (!out.providers?.includes('mock')) out.providers = [...(out.providers ?? []), 'mock'];
-    } else if (arg === '--platform') out.platform = value() ?? '';
-    else if (arg === '--pick-shortcut') out.shortcut = value() ?? '';
+    if (arg === '--provider') flags.provider = [...(flags.provider ?? []), value() ?? ''];
+    else if (arg === '--mock-file') flags.mockFile = value() ?? '';
+    else if (arg === '--platform') flags.platform = value() ?? '';
+    else if (arg === '--pick-shortcut') shortcut = value() ?? '';
   }
-  const providers = out.providers ?? [];
-  if (!out.platform && providers.length > 0 && providers.every((id) => id === 'mock')) out.platform = 'mock';
-  return out;
+  return { runtime: runtimeOptionsFrom(flags), ...(shortcut !== undefined ? { shortcut } : {}) };
 }
 
 /** The runtime process's environment: picking must never select the inspector's own windows (owned by this process). */

@@ -3,8 +3,8 @@ import { AttributeNames } from '../../shared/model/attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { uiArray, uiBool, uiNumber, uiObject, uiRect, uiString } from '../../shared/model/values.js';
-import type { DesktopInfo } from './platform.js';
-import type { ProviderAttribute, ProviderNode, UiTreeProvider } from './provider.js';
+import type { DesktopInfo } from '../core/platform.js';
+import type { ProviderAttribute, ProviderNode, UiTreeProvider } from '../core/provider.js';
 
 export const DESKTOP_RUNTIME_ID = 'platynui:Desktop';
 

@@ -1,6 +1,6 @@
 import type { Point } from '../../shared/model/values.js';
-import type { WindowInfo, WindowManager } from './platform.js';
-import type { ProviderNode, UiTreeProvider } from './provider.js';
+import type { WindowInfo, WindowManager } from '../core/platform.js';
+import type { ProviderNode, UiTreeProvider } from '../core/provider.js';
 
 /**
  * Element at a point, at the provider level: the top-level windows under the point from the platform's stacking

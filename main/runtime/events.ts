@@ -1,4 +1,4 @@
-import type { ProviderEvent } from './provider.js';
+import type { ProviderEvent } from '../core/provider.js';
 
 export type RuntimeEvent = ProviderEvent & { providerId: string };
 export type RuntimeEventSink = (event: RuntimeEvent) => void;

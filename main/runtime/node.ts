@@ -4,7 +4,7 @@ import { InspectorError } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { uiArray, uiString } from '../../shared/model/values.js';
-import type { ActionRequest, ProviderAttribute, ProviderNode } from './provider.js';
+import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/provider.js';
 
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');

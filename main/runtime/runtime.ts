@@ -1,14 +1,13 @@
 import { InspectorError } from '../../shared/model/errors.js';
-import '../platform/index.js';
-import '../providers/index.js';
 import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from './desktop.js';
 import type { RuntimeEventSink } from './events.js';
 import { EventDispatcher } from './events.js';
 import type { NodeOwner } from './node.js';
 import { RuntimeNode } from './node.js';
-import type { DesktopInfo, PlatformBundle, PlatformConfig } from './platform.js';
-import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } from './provider.js';
-import { selectPlatformFactory, selectProviderFactories } from './registry.js';
+import type { BackendOptions } from '../core/backend-options.js';
+import type { DesktopInfo, PlatformBundle, PlatformConfig } from '../core/platform.js';
+import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } from '../core/provider.js';
+import { chooseBackends, selectPlatformFactory, selectProviderFactories } from '../core/registry.js';
 
 /** A node whose cached data the runtime dropped: its attributes (and name), and its children list when `children`. */
 export interface TreeChange {
@@ -25,7 +24,12 @@ export interface RuntimeOptions {
   /** Provider ids; empty means the defaults for this OS (never the mock). */
   providers?: readonly string[];
   providerOptions?: ProviderOptions;
-  /** Platform backend by name (`x11`, `mock`); `none` runs providers-only. Default: the detected session. */
+  /** Each backend's own options by backend id; a provider given options is used (see chooseBackends). */
+  backendOptions?: BackendOptions;
+  /**
+   * Platform backend by name (`x11`, `mock`); `none` runs providers-only. Default: the platform the named providers
+   * pair with, else the detected session.
+   */
   platform?: string;
   env?: { readonly [name: string]: string | undefined };
 }
@@ -63,13 +67,14 @@ export class Runtime implements NodeOwner {
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const env = options.env ?? process.env;
-    const config: PlatformConfig = { env };
-    if (options.platform && options.platform !== 'none') config.backend = options.platform;
-    if (options.providerOptions?.mockFile) config.mockFile = options.providerOptions.mockFile;
-    const platformFactory = options.platform === 'none' ? undefined : selectPlatformFactory(config);
+    const backendOptions = options.backendOptions ?? {};
+    const choice = chooseBackends(options);
+    const config: PlatformConfig = { env, backendOptions };
+    if (choice.platform && choice.platform !== 'none') config.backend = choice.platform;
+    const platformFactory = choice.platform === 'none' ? undefined : selectPlatformFactory(config);
     const platform = platformFactory ? await platformFactory.create(config) : undefined;
     try {
-      const factories = selectProviderFactories(options.providers ?? [], process.platform);
+      const factories = selectProviderFactories(choice.providers, process.platform);
       if (factories.length === 0) {
         throw new InspectorError(
           'provider-unavailable',
@@ -80,7 +85,11 @@ export class Runtime implements NodeOwner {
       try {
         for (const factory of factories) {
           providers.push(
-            await factory.create({ options: options.providerOptions ?? {}, windowManager: platform?.windowManager }),
+            await factory.create({
+              options: options.providerOptions ?? {},
+              backendOptions,
+              windowManager: platform?.windowManager,
+            }),
           );
         }
       } catch (error) {

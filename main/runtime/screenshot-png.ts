@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import type { Screenshot } from './platform.js';
+import type { Screenshot } from '../core/platform.js';
 
 /** Encodes a screenshot (Rgba8 or Bgra8) as PNG with pngjs; the devices stop at raw pixels (PlatynUI §8). */
 export function encodePng(screenshot: Screenshot): Buffer {

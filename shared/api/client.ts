@@ -1,5 +1,5 @@
+import { InspectorError } from '../model/errors.js';
 import type {
-  ApiError,
   EvaluationItem,
   EventType,
   InspectorEvent,
@@ -23,27 +23,19 @@ export interface Transport {
   close?(): void;
 }
 
-/** A failed request: the host's error code, message and, for XPath, the position. */
-export class ApiRequestError extends Error {
-  readonly code: ApiError['code'];
-  readonly position: ApiError['position'];
-  readonly runtimeId: string | undefined;
-  readonly path: string | undefined;
-  constructor(readonly error: ApiError) {
-    super(error.message);
-    this.name = 'ApiRequestError';
-    this.code = error.code;
-    this.position = error.position;
-    this.runtimeId = error.runtimeId;
-    this.path = error.path;
-  }
-}
+/**
+ * A failed request rejects with the host's InspectorError, rebuilt whole (code, message, position, runtimeId, path).
+ * @deprecated the old name of InspectorError on the client side, kept until renderer/api goes; use InspectorError.
+ */
+export const ApiRequestError = InspectorError;
+/** @deprecated see the value of the same name. */
+export type ApiRequestError = InspectorError;
 
 export type EventOf<T extends EventType> = Extract<InspectorEvent, { type: T }>;
 
 export interface EvaluationHandle {
   readonly id: string;
-  /** Resolves with the summary after every item was delivered; rejects with an ApiRequestError (position set). */
+  /** Resolves with the summary after every item was delivered; rejects with an InspectorError (position set). */
   readonly done: Promise<Result<'evaluate'>>;
   cancel(): Promise<void>;
 }
@@ -86,9 +78,7 @@ export class InspectorClient {
   /** Sends one request and resolves with its validated result. */
   request<M extends MethodName>(method: M, params?: ParamsInput<M>): Promise<Result<M>> {
     if (this.closedReason !== undefined) {
-      return Promise.reject(
-        new ApiRequestError({ code: 'internal', message: `connection closed: ${this.closedReason}` }),
-      );
+      return Promise.reject(new InspectorError('internal', `connection closed: ${this.closedReason}`));
     }
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
@@ -111,12 +101,11 @@ export class InspectorClient {
       if (this.options.requestTimeoutMs && method !== 'evaluate') {
         timer = setTimeout(
           () =>
-            this.pending.get(id)?.reject(
-              new ApiRequestError({
-                code: 'timeout',
-                message: `${method} got no answer within ${this.options.requestTimeoutMs} ms`,
-              }),
-            ),
+            this.pending
+              .get(id)
+              ?.reject(
+                new InspectorError('timeout', `${method} got no answer within ${this.options.requestTimeoutMs} ms`),
+              ),
           this.options.requestTimeoutMs,
         );
       }
@@ -203,7 +192,7 @@ export class InspectorClient {
   private failAll(reason: string): void {
     this.closedReason ??= reason;
     for (const pending of [...this.pending.values()]) {
-      pending.reject(new ApiRequestError({ code: 'internal', message: `connection closed: ${reason}` }));
+      pending.reject(new InspectorError('internal', `connection closed: ${reason}`));
     }
   }
 
@@ -235,12 +224,12 @@ export class InspectorClient {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     if (!message.ok) {
-      pending.reject(new ApiRequestError(message.error));
+      pending.reject(InspectorError.fromData(message.error));
       return;
     }
     const result = parseResult(pending.method, message.result);
     if (result.ok) pending.resolve(result.value);
-    else pending.reject(new ApiRequestError({ code: 'internal', message: result.error }));
+    else pending.reject(new InspectorError('internal', result.error));
   }
 }
 
@@ -260,7 +249,7 @@ export function webSocketTransport(socket: {
       const text = JSON.stringify(message);
       if (socket.readyState === 0) queue.push(text);
       else if (socket.readyState === 1) socket.send(text);
-      else throw new ApiRequestError({ code: 'internal', message: 'connection closed' });
+      else throw new InspectorError('internal', 'connection closed');
     },
     onMessage(callback) {
       let active = true;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UiValue } from '../model/values.js';
+import { ERROR_CODES } from '../model/errors.js';
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -39,22 +40,7 @@ export const UiValueSchema: z.ZodType<UiValue> = z.lazy(() =>
   ]),
 );
 
-export const ErrorCodeSchema = z.enum([
-  'usage',
-  'xpath-syntax',
-  'xpath-type',
-  'xpath-evaluation',
-  'provider-unavailable',
-  'accessibility-disabled',
-  'timeout',
-  'cancelled',
-  'stale-node',
-  'not-responding',
-  'unsupported',
-  'action-failed',
-  'invalid-input',
-  'internal',
-]);
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
 
 export const ErrorSchema = z.object({
   code: ErrorCodeSchema,
@@ -64,6 +50,7 @@ export const ErrorSchema = z.object({
   /** For `invalid-input`: where in the message the problem is (`params.limit`). */
   path: z.string().optional(),
 });
+/** An InspectorError on the wire (InspectorError.toData / fromData). */
 export type ApiError = z.infer<typeof ErrorSchema>;
 
 const runtimeId = z.string().min(1).max(4096);

@@ -1,7 +1,8 @@
+import '../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { InspectorClient } from '../../../shared/api/client.js';
-import { ApiRequestError } from '../../../shared/api/client.js';
+import { InspectorError } from '../../../shared/model/errors.js';
 import type { InspectorEvent, NodeSummary } from '../../../shared/api/schema.js';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
 import { launchGtk3Demo, sessionEnv } from '../../../e2e/support/apps.js';
@@ -80,7 +81,7 @@ test('XPath streams real nodes; a stale revision is refused', async () => {
     await client.action(window.runtimeId, window.revision - 1, 'focus');
     assert.fail('an action with an old revision ran');
   } catch (error) {
-    assert.ok(error instanceof ApiRequestError);
+    assert.ok(error instanceof InspectorError);
     assert.equal(error.code, 'stale-node');
   }
 });

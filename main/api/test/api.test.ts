@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ApiRequestError, type InspectorClient } from '../../../shared/api/client.js';
+import type { InspectorClient } from '../../../shared/api/client.js';
+import { InspectorError } from '../../../shared/model/errors.js';
 import type { EvaluationItem, InspectorEvent } from '../../../shared/api/schema.js';
 import { MockDevices } from '../../../main/platform/mock/mock-platform.js';
 import { DEFAULT_MOCK_SECRET } from '../../providers/mock/default-tree.js';
@@ -24,11 +25,11 @@ async function materialize(): Promise<void> {
   await client.evaluate('//*').done;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ApiRequestError> {
+async function rejection(promise: Promise<unknown>): Promise<InspectorError> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof ApiRequestError, String(error));
+    assert.ok(error instanceof InspectorError, String(error));
     return error;
   }
   assert.fail('the request succeeded');
@@ -139,8 +140,10 @@ test('a pattern action runs; with an old revision it is refused as stale-node', 
   const flaky = await client.node('mock:button-flaky');
   const failed = await rejection(client.action('mock:button-flaky', flaky.revision, 'focus'));
   assert.equal(failed.code, 'action-failed');
+  assert.equal(failed.runtimeId, 'mock:button-flaky', "the provider's error names its node on the client");
   const unknown = await rejection(client.action('mock:nothing', 0, 'focus'));
   assert.equal(unknown.code, 'stale-node');
+  assert.equal(unknown.runtimeId, 'mock:nothing');
 });
 
 test('evaluate streams items, then the summary; syntax errors carry the position', async () => {
@@ -171,7 +174,7 @@ test('evaluate streams items, then the summary; syntax errors carry the position
 
   const bad = await rejection(client.evaluate('//Button[@Name=').done);
   assert.equal(bad.code, 'xpath-syntax');
-  assert.ok(bad.position && bad.position.offset > 0, JSON.stringify(bad.error));
+  assert.ok(bad.position && bad.position.offset > 0, JSON.stringify(bad.toData()));
 });
 
 test('cancel stops a running evaluation; a new one supersedes the previous', async () => {
@@ -311,6 +314,7 @@ test('locate returns verified locators; export renders them as code', async () =
     client.request('export', { runtimeId: 'mock:checkbox-autosave', format: 'cobol' as 'json' }),
   );
   assert.equal(badFormat.code, 'invalid-input');
+  assert.equal(badFormat.path, 'params.format', 'the client rebuilds where in the request the problem is');
 });
 
 test('closing a connection cancels its evaluation and the host keeps serving others', async () => {

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { InspectorClient } from '../../../shared/api/client.js';
 import type { InspectorEvent } from '../../../shared/api/schema.js';
 import type { MockDevices } from '../../platform/mock/mock-platform.js';
-import type { PlatformBundle, PointerCapture, PointerCaptureEvent } from '../../runtime/platform.js';
+import type { PlatformBundle, PointerCapture, PointerCaptureEvent } from '../../core/platform.js';
 import { openHost, type HostFixture } from './support.js';
 
 // What the picker does with a captured pointer, on the mock desktop with a scripted capture device standing in for

@@ -1,11 +1,11 @@
-import '../../platform/index.js';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Rect } from '../../../shared/model/values.js';
 import { AttributeNames } from '../../../shared/model/attributes.js';
 import type { RuntimeNode } from '../../runtime/node.js';
-import type { PlatformBundle } from '../../runtime/platform.js';
+import type { PlatformBundle } from '../../core/platform.js';
 import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
-import { selectPlatformFactory } from '../../runtime/registry.js';
+import { runtimeOptionsFrom } from '../../backends/flags.js';
+import { chooseBackends, selectPlatformFactory } from '../../core/registry.js';
 import { openSession, type CliSession, type RuntimeCliOptions } from '../session.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
@@ -28,12 +28,12 @@ export async function openDevices(options: RuntimeCliOptions, needTree: boolean)
     }
     return { platform, tree, close: () => tree.close() };
   }
-  const onlyMock = (options.provider ?? []).length > 0 && (options.provider ?? []).every((id) => id === 'mock');
-  const backend = options.platform ?? (options.mockFile || onlyMock ? 'mock' : undefined);
+  const runtimeOptions = runtimeOptionsFrom(options);
+  const backend = chooseBackends(runtimeOptions).platform;
   const config = {
     env: process.env,
+    backendOptions: runtimeOptions.backendOptions ?? {},
     ...(backend && backend !== 'none' ? { backend } : {}),
-    ...(options.mockFile ? { mockFile: options.mockFile } : {}),
   };
   const factory = backend === 'none' ? undefined : selectPlatformFactory(config);
   if (!factory) {

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
-import { listProviderFactories, selectPlatformFactory, selectProviderFactories } from '../../runtime/registry.js';
+import { listProviderFactories, selectPlatformFactory, selectProviderFactories } from '../../core/registry.js';
 import '../../runtime/runtime.js';
 import { FALLBACK_DESKTOP } from '../../runtime/desktop.js';
-import type { DesktopInfo, DoubleClickSettings } from '../../runtime/platform.js';
+import type { DesktopInfo, DoubleClickSettings } from '../../core/platform.js';
 
 type Format = 'text' | 'json';
 
@@ -62,7 +62,7 @@ async function providerReport(): Promise<Array<{ id: string; state: string; mess
   return Promise.all(
     defaults.map(async (factory) => {
       try {
-        const provider = await factory.create({ options: {}, windowManager: undefined });
+        const provider = await factory.create({ options: {}, backendOptions: {}, windowManager: undefined });
         const status = provider.status();
         await provider.shutdown();
         return {

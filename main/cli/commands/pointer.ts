@@ -3,7 +3,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point } from '../../../shared/model/values.js';
 import { PointerController } from '../../runtime/input/pointer.js';
 import { motionModes, type MotionMode, type PointerOverrides } from '../../runtime/input/pointer-motion.js';
-import type { PointerButton } from '../../runtime/platform.js';
+import type { PointerButton } from '../../core/platform.js';
 import { addRuntimeOptions } from '../options.js';
 import type { RuntimeCliOptions } from '../session.js';
 import {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import type { WindowInfo, WindowManager } from '../../runtime/platform.js';
+import type { WindowInfo, WindowManager } from '../../core/platform.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { addRuntimeOptions } from '../options.js';
 import type { RuntimeCliOptions } from '../session.js';

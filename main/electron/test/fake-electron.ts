@@ -1,3 +1,4 @@
+import '../../backends/mock.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runRuntimeHost, type HostCommand, type HostPort } from '../runtime-host.js';

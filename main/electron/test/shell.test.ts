@@ -89,11 +89,11 @@ test('a second instance focuses the first and quits', () => {
 });
 
 test('shell args select the provider; renderer files never leave the renderer directory', () => {
-  assert.deepEqual(parseShellArgs(['--provider', 'mock']), { providers: ['mock'], platform: 'mock' });
+  assert.deepEqual(parseShellArgs(['--provider', 'mock', '--platform', 'x11']), {
+    runtime: { providers: ['mock'], providerOptions: {}, backendOptions: {}, platform: 'x11' },
+  });
   assert.deepEqual(parseShellArgs(['--mock-file', 'a.xml', '--pick-shortcut', 'F9']), {
-    providerOptions: { mockFile: 'a.xml' },
-    providers: ['mock'],
-    platform: 'mock',
+    runtime: { providers: [], providerOptions: {}, backendOptions: { mock: { file: 'a.xml' } } },
     shortcut: 'F9',
   });
   assert.equal(rendererFile('/r', 'platynui://inspector/app.js'), '/r/app.js');

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { InspectorSession } from '../../api/session.js';
+import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { addRuntimeOptions } from '../../cli/options.js';
 import type { RuntimeCliOptions } from '../../cli/session.js';
 import { isLoopback, startBrowserHost } from './server.js';
@@ -53,21 +54,8 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   if (options.host !== undefined && options.host.trim() === '') {
     throw new InspectorError('usage', '--host needs an address, e.g. --host 0.0.0.0');
   }
-  if (options.mockFile && !(options.provider ?? []).includes('mock')) {
-    options.provider = [...(options.provider ?? []), 'mock'];
-  }
-  const providers = options.provider ?? [];
-  const onlyMock = providers.length > 0 && providers.every((id) => id === 'mock');
-  const platform = options.platform ?? (onlyMock ? 'mock' : undefined);
   const session = await InspectorSession.open({
-    runtime: {
-      providers,
-      providerOptions: {
-        ...(options.mockFile ? { mockFile: options.mockFile } : {}),
-        ...(options.callTimeout ? { callTimeoutMs: options.callTimeout } : {}),
-      },
-      ...(platform ? { platform } : {}),
-    },
+    runtime: runtimeOptionsFrom(options),
     ...(options.settingsFile ? { settingsFile: options.settingsFile } : {}),
   });
   let host;

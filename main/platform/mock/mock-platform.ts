@@ -14,7 +14,7 @@ import type {
   WindowId,
   WindowInfo,
   WindowQuery,
-} from '../../runtime/platform.js';
+} from '../../core/platform.js';
 
 /** The reference arrangement of the PlatynUI mock: 2160x3840 left, 3840x2160 centre (primary), 1920x1080 right. */
 export const MOCK_MONITORS: readonly Monitor[] = [

@@ -1,5 +1,6 @@
-import type { PlatformFactory } from '../../runtime/platform.js';
-import { registerPlatformFactory } from '../../runtime/registry.js';
+import type { PlatformFactory } from '../../core/platform.js';
+import { registerPlatformFactory } from '../../core/registry.js';
+import { mockFileOption } from '../../providers/mock/mock-provider.js';
 import { MockDevices, mockDesktopInfo } from './mock-platform.js';
 
 /** Opt-in: serves only when the config names it (`platform: 'mock'`), never by detection. */
@@ -7,7 +8,7 @@ export const mockPlatformFactory: PlatformFactory = {
   id: 'mock',
   optIn: true,
   canServe: (config) => config.backend === 'mock',
-  create: (config) => Promise.resolve(new MockDevices(mockDesktopInfo(config.mockFile))),
+  create: (config) => Promise.resolve(new MockDevices(mockDesktopInfo(mockFileOption(config.backendOptions)))),
 };
 
 registerPlatformFactory(mockPlatformFactory);

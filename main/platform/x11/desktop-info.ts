@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { Rect } from '../../../shared/model/values.js';
 import { koffi } from '../../../native/x11/load.js';
 import { XRRMonitorInfo, type XRandr, type XRRMonitorInfoValue } from '../../../native/x11/xrandr.js';
-import type { DesktopInfo, DesktopInfoDevice, Monitor } from '../../runtime/platform.js';
+import type { DesktopInfo, DesktopInfoDevice, Monitor } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
 
 /** Smallest rectangle containing all the given ones. */

@@ -2,7 +2,7 @@ import { InspectorError, toInspectorError } from '../../../shared/model/errors.j
 import { loadXRandr, type XRandr } from '../../../native/x11/xrandr.js';
 import { loadXShape, type XShape } from '../../../native/x11/xshape.js';
 import { loadXTest, type XTest } from '../../../native/x11/xtest.js';
-import type { PlatformBundle, PlatformConfig, PlatformFactory } from '../../runtime/platform.js';
+import type { PlatformBundle, PlatformConfig, PlatformFactory } from '../../core/platform.js';
 import { X11Connection } from './connection.js';
 import { X11DesktopInfoDevice } from './desktop-info.js';
 import { X11HighlightDevice } from './highlight.js';
@@ -10,7 +10,7 @@ import { X11KeyboardDevice } from './keyboard.js';
 import { X11PointerDevice } from './pointer.js';
 import { X11PointerCaptureDevice } from './pointer-capture.js';
 import { X11ScreenshotDevice } from './screenshot.js';
-import { detectSession, type SessionInfo } from './session.js';
+import { canServeX11, detectSession, type SessionInfo } from './session.js';
 import { X11WindowManager } from './window-manager.js';
 
 const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'];
@@ -137,9 +137,7 @@ export const x11PlatformFactory: PlatformFactory = {
    * Serves X11 sessions and XWayland, and also Wayland without XWayland: there the bundle has no devices and lists
    * each as unavailable with the reason, instead of the runtime silently coming up without a platform.
    */
-  canServe(config: PlatformConfig): boolean {
-    return detectSession(config.env).kind !== 'none';
-  },
+  canServe: canServeX11,
   async create(config: PlatformConfig): Promise<PlatformBundle> {
     try {
       return await createX11Platform(config);

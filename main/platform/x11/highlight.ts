@@ -11,7 +11,7 @@ import {
   type XSetWindowAttributesValue,
 } from '../../../native/x11/xlib.js';
 import { ShapeInput, ShapeSet, Unsorted, type XShape } from '../../../native/x11/xshape.js';
-import type { HighlightDevice, HighlightRequest } from '../../runtime/platform.js';
+import type { HighlightDevice, HighlightRequest } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
 import { intersectRect } from './screenshot.js';
 

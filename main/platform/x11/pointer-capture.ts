@@ -17,12 +17,7 @@ import {
   XK_Escape,
   grabStatusNames,
 } from '../../../native/x11/xlib.js';
-import type {
-  PointerButton,
-  PointerCapture,
-  PointerCaptureDevice,
-  PointerCaptureEvent,
-} from '../../runtime/platform.js';
+import type { PointerButton, PointerCapture, PointerCaptureDevice, PointerCaptureEvent } from '../../core/platform.js';
 import { X11Connection } from './connection.js';
 
 const POLL_MS = 10;

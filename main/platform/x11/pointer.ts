@@ -1,7 +1,7 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Size } from '../../../shared/model/values.js';
 import type { XTest } from '../../../native/x11/xtest.js';
-import type { DoubleClickSettings, PointerButton, PointerDevice } from '../../runtime/platform.js';
+import type { DoubleClickSettings, PointerButton, PointerDevice } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
 import { XSettingsFormatError, decodeXSettings, defaultDoubleClick, doubleClickFromSettings } from './xsettings.js';
 

@@ -1,4 +1,10 @@
-import { registerPlatformFactory } from '../../runtime/registry.js';
-import { x11PlatformFactory } from './factory.js';
+import { registerPlatformFactory } from '../../core/registry.js';
+import { canServeX11 } from './session.js';
 
-registerPlatformFactory(x11PlatformFactory);
+// Registering loads only the session detection; koffi and the X libraries are loaded when a runtime creates it.
+registerPlatformFactory({
+  id: 'x11',
+  optIn: false,
+  canServe: canServeX11,
+  create: async (config) => (await import('./factory.js')).x11PlatformFactory.create(config),
+});

@@ -8,7 +8,7 @@ import {
   readStruct,
   type XImageHeadValue,
 } from '../../../native/x11/xlib.js';
-import type { Screenshot, ScreenshotDevice } from '../../runtime/platform.js';
+import type { Screenshot, ScreenshotDevice } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
 
 /** Intersection of two rectangles (integer pixels); undefined when they do not overlap. */

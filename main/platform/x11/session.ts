@@ -41,3 +41,8 @@ export function detectSession(env: Env): SessionInfo {
 function isX11Type(type: string): boolean {
   return type === 'x11';
 }
+
+/** Whether the X11 platform serves this environment: any graphical session (see x11PlatformFactory). */
+export function canServeX11(config: { env: { readonly [name: string]: string | undefined } }): boolean {
+  return detectSession(config.env).kind !== 'none';
+}

@@ -1,7 +1,7 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Rect } from '../../../shared/model/values.js';
 import { CurrentTime, IsViewable, readULongs, type XWindowAttributesValue } from '../../../native/x11/xlib.js';
-import type { WindowId, WindowInfo, WindowManager, WindowQuery } from '../../runtime/platform.js';
+import type { WindowId, WindowInfo, WindowManager, WindowQuery } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
 
 const StaticGravity = 10;

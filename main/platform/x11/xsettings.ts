@@ -1,4 +1,4 @@
-import type { DoubleClickSettings } from '../../runtime/platform.js';
+import type { DoubleClickSettings } from '../../core/platform.js';
 
 /**
  * The XSETTINGS protocol (freedesktop.org XSETTINGS specification 0.5): a settings manager owns the selection

@@ -12,7 +12,7 @@ import {
   uiRect,
   uiString,
 } from '../../../shared/model/values.js';
-import type { ProviderAttribute } from '../../runtime/provider.js';
+import type { ProviderAttribute } from '../../core/provider.js';
 import type { AtspiCalls } from './atspi-calls.js';
 import { IFACE, isNullRef } from './atspi-calls.js';
 import type { NodeData } from './node-data.js';

@@ -1,6 +1,6 @@
 import { InspectorError } from '../../../shared/model/errors.js';
-import type { ActionRequest } from '../../runtime/provider.js';
-import type { WindowManager } from '../../runtime/platform.js';
+import type { ActionRequest } from '../../core/provider.js';
+import type { WindowManager } from '../../core/platform.js';
 import type { AttributeContext } from './attributes.js';
 import { isReadOnly, isToggleable, readActions, readExtents } from './attributes.js';
 import type { NodeData } from './node-data.js';

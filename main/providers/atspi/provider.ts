@@ -1,14 +1,14 @@
 import { InspectorError } from '../../../shared/model/errors.js';
+import { ATSPI_DESCRIPTOR } from './descriptor.js';
 import type {
   ProviderContext,
-  ProviderDescriptor,
   ProviderEvent,
   ProviderEventListener,
   ProviderNode,
   ProviderStatus,
   UiTreeProvider,
-} from '../../runtime/provider.js';
-import type { WindowManager } from '../../runtime/platform.js';
+} from '../../core/provider.js';
+import type { WindowManager } from '../../core/platform.js';
 import { resolveAccessibilityBus, type Environment } from './accessibility-status.js';
 import type { ObjectRef } from './atspi-calls.js';
 import { AtspiCalls, isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
@@ -23,15 +23,7 @@ import { ATSPI_ROLE } from './roles.js';
 import { hasState, S, stateNumber, withState } from './states.js';
 import { NodeStore, TreeLoader } from './tree-loader.js';
 
-export const ATSPI_DESCRIPTOR: ProviderDescriptor = {
-  id: 'atspi',
-  displayName: 'AT-SPI2 (Linux accessibility bus)',
-  technology: 'AT-SPI2',
-  kind: 'native',
-  eventCapabilities: 'StructureWithProperties',
-  optIn: false,
-  defaultOn: ['linux'],
-};
+export { ATSPI_DESCRIPTOR };
 
 export interface AtspiProviderOptions {
   callTimeoutMs?: number;

@@ -16,7 +16,8 @@ import type {
   ProviderNode,
   ProviderStatus,
   UiTreeProvider,
-} from '../../runtime/provider.js';
+} from '../../core/provider.js';
+import { backendOption, type BackendOptions } from '../../core/backend-options.js';
 import { DEFAULT_MOCK_TREE } from './default-tree.js';
 
 export const MOCK_DESCRIPTOR: ProviderDescriptor = {
@@ -27,7 +28,13 @@ export const MOCK_DESCRIPTOR: ProviderDescriptor = {
   eventCapabilities: 'StructureWithProperties',
   optIn: true,
   defaultOn: [],
+  pairedPlatform: 'mock',
 };
+
+/** The mock backend's own option: the snapshot XML both the mock provider and the mock platform read. */
+export function mockFileOption(options: BackendOptions | undefined): string | undefined {
+  return backendOption(options, MOCK_DESCRIPTOR.id, 'file');
+}
 
 /** Attributes the runtime owns: a mock file may carry them (a snapshot does), the provider never serves them. */
 const RUNTIME_OWNED: ReadonlySet<string> = new Set([AttributeNames.RuntimeId, AttributeNames.SupportedPatterns]);

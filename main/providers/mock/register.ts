@@ -1,11 +1,11 @@
-import { registerProviderFactory } from '../../runtime/registry.js';
-import type { ProviderFactory } from '../../runtime/provider.js';
-import { MOCK_DESCRIPTOR, MockProvider, loadMockDocument } from './mock-provider.js';
+import { registerProviderFactory } from '../../core/registry.js';
+import type { ProviderFactory } from '../../core/provider.js';
+import { MOCK_DESCRIPTOR, MockProvider, loadMockDocument, mockFileOption } from './mock-provider.js';
 
 /** Opt-in: the runtime only creates the mock when it is named (`--provider mock`). */
 export const mockProviderFactory: ProviderFactory = {
   descriptor: MOCK_DESCRIPTOR,
-  create: (context) => Promise.resolve(new MockProvider(loadMockDocument(context.options.mockFile))),
+  create: (context) => Promise.resolve(new MockProvider(loadMockDocument(mockFileOption(context.backendOptions)))),
 };
 
 registerProviderFactory(mockProviderFactory);

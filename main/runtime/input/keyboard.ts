@@ -1,5 +1,5 @@
 import { InspectorError, positionAt } from '../../../shared/model/errors.js';
-import type { KeyCode, KeyState, KeyboardDevice } from '../platform.js';
+import type { KeyCode, KeyState, KeyboardDevice } from '../../core/platform.js';
 import { KeyboardSequence, shortcutKeyName } from './keyboard-sequence.js';
 import { applyOverrides, realClock, type InputClock } from './timing.js';
 

@@ -1,6 +1,6 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point } from '../../../shared/model/values.js';
-import type { PointerButton, PointerDevice } from '../platform.js';
+import type { PointerButton, PointerDevice } from '../../core/platform.js';
 import {
   defaultPointerProfile,
   planMotion,

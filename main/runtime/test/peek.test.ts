@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { UiValue } from '../../../shared/model/values.js';
 import { toJsonValue, uiBool, uiString } from '../../../shared/model/values.js';
 import { RuntimeNode } from '../node.js';
-import type { ProviderAttribute, ProviderNode } from '../provider.js';
+import type { ProviderAttribute, ProviderNode } from '../../core/provider.js';
 
 interface Counted {
   reads: number;

@@ -1,3 +1,4 @@
+import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkPatternContract } from '../../../shared/model/patterns.js';
@@ -5,7 +6,7 @@ import { toJsonValue } from '../../../shared/model/values.js';
 import { DEFAULT_MOCK_SECRET } from '../../providers/mock/default-tree.js';
 import { MockDevices } from '../../platform/mock/mock-platform.js';
 import type { RuntimeNode } from '../node.js';
-import { selectProviderFactories } from '../registry.js';
+import { selectProviderFactories } from '../../core/registry.js';
 import { Runtime } from '../runtime.js';
 
 async function mockRuntime(): Promise<Runtime> {

@@ -1,10 +1,11 @@
+import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { seededRandom } from '../../../shared/random.js';
 import { toJsonValue } from '../../../shared/model/values.js';
-import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../runtime/provider.js';
-import { registerProviderFactory } from '../../runtime/registry.js';
+import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../core/provider.js';
+import { registerProviderFactory } from '../../core/registry.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService, type EvaluationItem } from '../xpath-service.js';
 
@@ -226,7 +227,7 @@ test('evaluation is lazy: (//Button)[1] materializes a small part of the tree', 
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'platynui-lazy-')), 'big.xml');
   writeFileSync(file, xml);
   const total = 1 + 20 * (1 + 50 * 2);
-  const big = await Runtime.create({ providers: ['mock'], platform: 'mock', providerOptions: { mockFile: file } });
+  const big = await Runtime.create({ providers: ['mock'], platform: 'mock', backendOptions: { mock: { file } } });
   const service = new XPathService(big);
   try {
     const first = await service.evaluate('(//Button)[1]');

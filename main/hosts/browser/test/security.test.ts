@@ -1,3 +1,4 @@
+import '../../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';

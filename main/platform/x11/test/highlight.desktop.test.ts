@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Rect } from '../../../../shared/model/values.js';
 import { PointerController } from '../../../runtime/input/pointer.js';
-import type { PlatformBundle, Screenshot } from '../../../runtime/platform.js';
+import type { PlatformBundle, Screenshot } from '../../../core/platform.js';
 import { decodePng } from '../../../runtime/screenshot-png.js';
 import { createX11Platform } from '../factory.js';
 import { HIGHLIGHT_COLOR, HIGHLIGHT_THICKNESS } from '../highlight.js';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { KeyboardController } from '../../../runtime/input/keyboard.js';
 import { PointerController } from '../../../runtime/input/pointer.js';
 import { centerOf, origins } from '../../../runtime/input/pointer-motion.js';
-import type { PlatformBundle } from '../../../runtime/platform.js';
+import type { PlatformBundle } from '../../../core/platform.js';
 import { createX11Platform } from '../factory.js';
 import { ProbeApp, runTool, useDesktop, type TestDesktop } from './support/desktop.js';
 import { serverKeymap } from './support/x-state.js';

@@ -1,10 +1,11 @@
+import '../../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { providerNodesAtPoint } from '../../../runtime/element-at-point.js';
 import { KeyboardController } from '../../../runtime/input/keyboard.js';
 import { PointerController } from '../../../runtime/input/pointer.js';
 import { centerOf } from '../../../runtime/input/pointer-motion.js';
-import type { ProviderNode } from '../../../runtime/provider.js';
+import type { ProviderNode } from '../../../core/provider.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import { ProbeApp, sleep, useDesktop, type TestDesktop } from './support/desktop.js';
 

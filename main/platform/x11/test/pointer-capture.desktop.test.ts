@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { KeyboardController } from '../../../runtime/input/keyboard.js';
 import { PointerController } from '../../../runtime/input/pointer.js';
 import { centerOf } from '../../../runtime/input/pointer-motion.js';
-import type { PlatformBundle, PointerCapture, PointerCaptureEvent } from '../../../runtime/platform.js';
+import type { PlatformBundle, PointerCapture, PointerCaptureEvent } from '../../../core/platform.js';
 import { createX11Platform } from '../factory.js';
 import { ProbeApp, sleep, useDesktop, type TestDesktop } from './support/desktop.js';
 

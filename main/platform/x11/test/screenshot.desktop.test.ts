@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PlatformBundle, Screenshot } from '../../../runtime/platform.js';
+import type { PlatformBundle, Screenshot } from '../../../core/platform.js';
 import { decodePng, encodePng } from '../../../runtime/screenshot-png.js';
 import { createX11Platform } from '../factory.js';
 import { ProbeApp, runTool, useDesktop, type TestDesktop } from './support/desktop.js';

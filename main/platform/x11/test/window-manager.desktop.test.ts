@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PlatformBundle, WindowManager } from '../../../runtime/platform.js';
+import type { PlatformBundle, WindowManager } from '../../../core/platform.js';
 import { createX11Platform } from '../factory.js';
 import { ProbeApp, runTool, sleep, useDesktop, xwininfo, type TestDesktop } from './support/desktop.js';
 

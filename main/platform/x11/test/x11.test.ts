@@ -1,9 +1,9 @@
+import '../../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InspectorError } from '../../../../shared/model/errors.js';
 import { loadLibrary } from '../../../../native/x11/load.js';
-import { listPlatformFactories, selectPlatformFactory } from '../../../runtime/registry.js';
-import '../../index.js';
+import { listPlatformFactories, selectPlatformFactory } from '../../../core/registry.js';
 import { scaleFromResources, unionRects } from '../desktop-info.js';
 import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory.js';
 import { frameBars } from '../highlight.js';
@@ -60,7 +60,7 @@ describe('X11 session detection', () => {
     });
   });
 
-  it('is registered through main/platform/index.ts and selected for an X11 session', () => {
+  it('is linked in by main/backends/linux.ts and selected for an X11 session', () => {
     assert.ok(listPlatformFactories().some((f) => f.id === 'x11'));
     assert.equal(selectPlatformFactory({ env: { DISPLAY: ':1' } })?.id, 'x11');
     assert.equal(selectPlatformFactory({ env: {} }), undefined);

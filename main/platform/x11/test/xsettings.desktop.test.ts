@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PointerController } from '../../../runtime/input/pointer.js';
-import type { DoubleClickSettings, PlatformBundle } from '../../../runtime/platform.js';
+import type { DoubleClickSettings, PlatformBundle } from '../../../core/platform.js';
 import { createX11Platform } from '../factory.js';
 import { defaultDoubleClick, type XSettingValue } from '../xsettings.js';
 import { ProbeApp, projectRoot, sleep, useDesktop, type TestDesktop } from './support/desktop.js';

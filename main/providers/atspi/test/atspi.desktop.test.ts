@@ -1,3 +1,4 @@
+import '../../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { AttributeNames as A } from '../../../../shared/model/attributes.js';
@@ -12,7 +13,7 @@ import {
   launchChromium,
   launchGtk3Demo,
 } from '../../../../e2e/support/apps.js';
-import type { ProviderEvent } from '../../../runtime/provider.js';
+import type { ProviderEvent } from '../../../core/provider.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';

@@ -2,6 +2,7 @@
 // cache carries none; they are read in one bulk call when first asked, and are right in attributes, XPath and the
 // runtime's views), cycle detection on the lazy walk, and absurd child counts. Needs dbus-daemon (part of the desktop
 // packages).
+import '../../../backends/linux.js';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 import type { ReferenceNode } from '../../../../e2e/support/reference.js';
 import { atspiReference } from '../../../../e2e/support/reference.js';
-import type { ProviderNode } from '../../../runtime/provider.js';
+import type { ProviderNode } from '../../../core/provider.js';
 import type { AtspiNode } from '../node.js';
 import type { AtspiProvider } from '../provider.js';
 

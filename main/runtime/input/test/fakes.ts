@@ -1,6 +1,6 @@
 import { InspectorError } from '../../../../shared/model/errors.js';
 import type { Point, Size } from '../../../../shared/model/values.js';
-import type { KeyCode, KeyState, KeyboardDevice, PointerButton, PointerDevice } from '../../platform.js';
+import type { KeyCode, KeyState, KeyboardDevice, PointerButton, PointerDevice } from '../../../core/platform.js';
 import type { InputClock } from '../../input/timing.js';
 
 /** A clock whose sleeps only advance a counter, recording every wait. */

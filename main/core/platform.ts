@@ -1,3 +1,4 @@
+import type { BackendOptions } from './backend-options.js';
 import type { InspectorError } from '../../shared/model/errors.js';
 import type { Point, Rect, Size } from '../../shared/model/values.js';
 
@@ -180,8 +181,8 @@ export interface PlatformBundle {
 export interface PlatformConfig {
   /** Names a backend explicitly (`x11`, `mock`); otherwise the detected session decides. */
   backend?: string;
-  /** The mock backend reads the desktop (monitors) from the same file as the mock provider. */
-  mockFile?: string;
+  /** Each backend's own options (see BackendOptions); a platform reads the entry under its id. */
+  backendOptions?: BackendOptions;
   env: { readonly [name: string]: string | undefined };
 }
 

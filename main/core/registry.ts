@@ -1,10 +1,12 @@
 import { InspectorError } from '../../shared/model/errors.js';
+import type { BackendOptions } from './backend-options.js';
 import type { PlatformConfig, PlatformFactory } from './platform.js';
 import type { ProviderFactory } from './provider.js';
 
 /**
- * Where providers and platforms make themselves known. A provider module calls `registerProviderFactory` when it is
- * imported (see main/providers/index.ts, the one place that links them in); the runtime only asks this registry.
+ * Where providers and platforms make themselves known. A backend's register module calls `registerProviderFactory`
+ * or `registerPlatformFactory` when it is imported; the entry points import them (main/backends/, PlatynUI's link
+ * crate). The runtime only asks this registry and never names a concrete backend.
  */
 
 const providerFactories = new Map<string, ProviderFactory>();
@@ -57,4 +59,34 @@ export function selectPlatformFactory(config: PlatformConfig): PlatformFactory |
     return factory;
   }
   return listPlatformFactories().find((factory) => !factory.optIn && factory.canServe(config));
+}
+
+export interface BackendRequest {
+  /** Provider ids as named; empty means the defaults for this OS. */
+  providers?: readonly string[];
+  /** Platform backend as named (`none`: providers only); undefined means the detected session. */
+  platform?: string;
+  backendOptions?: BackendOptions;
+}
+
+export interface BackendChoice {
+  providers: string[];
+  platform: string | undefined;
+}
+
+/**
+ * What a runtime is made of, from what a front end named: a registered provider that was given options is named by
+ * them (`{ mock: { file } }` names the mock provider); without a named platform, the platform that every named
+ * provider pairs with (ProviderDescriptor.pairedPlatform: only mock providers means the mock platform).
+ */
+export function chooseBackends(request: BackendRequest): BackendChoice {
+  const providers = [...(request.providers ?? [])];
+  for (const [id, options] of Object.entries(request.backendOptions ?? {})) {
+    const given = options && Object.values(options).some((value) => value !== undefined);
+    if (given && providerFactories.has(id) && !providers.includes(id)) providers.push(id);
+  }
+  if (request.platform !== undefined) return { providers, platform: request.platform };
+  const paired = new Set(providers.map((id) => providerFactories.get(id)?.descriptor.pairedPlatform));
+  const [only] = paired;
+  return { providers, platform: providers.length > 0 && paired.size === 1 ? only : undefined };
 }

@@ -1,6 +1,7 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
+import type { BackendOptions } from './backend-options.js';
 import type { WindowManager } from './platform.js';
 
 /**
@@ -25,17 +26,22 @@ export interface ProviderDescriptor {
   optIn: boolean;
   /** Operating systems on which the provider is a default choice. */
   defaultOn: readonly NodeJS.Platform[];
+  /**
+   * The platform backend this provider goes with when it is the only kind named and no platform is (the mock
+   * provider with the mock platform, so a mock run is the same on any machine).
+   */
+  pairedPlatform?: string;
 }
 
 export interface ProviderOptions {
-  /** XML file in the snapshot format, for the mock provider. */
-  mockFile?: string;
   /** Per-call timeout for calls into the accessibility technology. */
   callTimeoutMs?: number;
 }
 
 export interface ProviderContext {
   options: ProviderOptions;
+  /** Each backend's own options (see BackendOptions); a provider reads the entry under its id. */
+  backendOptions: BackendOptions;
   /** The runtime's window manager, so window patterns drive this runtime's session (PlatynUI §7). */
   windowManager: WindowManager | undefined;
 }

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+// The layering allowlist of eslint.config.js, checked on files that do not exist: what lint says of each import.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const eslint = new ESLint({ cwd: root });
+
+async function layerErrors(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import ${JSON.stringify(source)};\n`, { filePath: path.join(root, file) });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'boundaries/dependencies' || message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message);
+}
+
+async function refused(file: string, source: string): Promise<void> {
+  assert.notDeepEqual(await layerErrors(file, source), [], `${file} importing ${source} should be refused`);
+}
+
+async function allowed(file: string, source: string): Promise<void> {
+  assert.deepEqual(await layerErrors(file, source), [], `${file} importing ${source} should be allowed`);
+}
+
+describe('the layers are an allowlist enforced by lint', () => {
+  it('shared/ imports neither Node modules nor main/', async () => {
+    await refused('shared/model/x.ts', 'node:os');
+    await refused('shared/model/x.ts', 'os');
+    await refused('shared/model/x.ts', '../../main/runtime/runtime.js');
+    await allowed('shared/model/x.ts', './values.js');
+    await allowed('shared/model/x.ts', 'zod');
+  });
+
+  it('the runtime imports the core, never the front ends or a concrete backend', async () => {
+    await refused('main/runtime/x.ts', '../api/dispatcher.js');
+    await refused('main/runtime/x.ts', '../hosts/browser/server.js');
+    await refused('main/runtime/x.ts', '../cli/session.js');
+    await refused('main/runtime/x.ts', '../providers/mock/register.js');
+    await allowed('main/runtime/x.ts', '../core/registry.js');
+  });
+
+  it('the core imports only shared/', async () => {
+    await refused('main/core/x.ts', '../runtime/runtime.js');
+    await allowed('main/core/x.ts', '../../shared/model/errors.js');
+  });
+
+  it('only the entry points link backends in; the front ends may use the flags', async () => {
+    await refused('main/cli/commands/x.ts', '../../backends/linux.js');
+    await refused('main/hosts/browser/x.ts', '../../backends/mock.js');
+    await allowed('main/cli/index.ts', '../backends/linux.js');
+    await allowed('main/electron/runtime-host-main.ts', '../backends/linux.js');
+    await allowed('main/hosts/browser/x.ts', '../../backends/flags.js');
+  });
+
+  it('the renderer imports shared/ only; its tests may start the real dispatcher', async () => {
+    await refused('renderer/stores/x.ts', '../../main/api/dispatcher.js');
+    await refused('renderer/stores/x.ts', 'node:fs');
+    await allowed('renderer/stores/x.ts', '../../shared/api/schema.js');
+    await allowed('renderer/test/x.test.ts', '../../main/api/dispatcher.js');
+  });
+
+  it('an exception holds for its file only', async () => {
+    await allowed('main/api/dispatcher.ts', '../cli/serialize.js');
+    await refused('main/api/x.ts', '../cli/serialize.js');
+  });
+});
