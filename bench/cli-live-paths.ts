@@ -176,15 +176,20 @@ async function main(): Promise<void> {
         const at = rect ? `${Math.round(rect.x + rect.width / 2)},${Math.round(rect.y + rect.height / 2)}` : '10,10';
         record('libatspi.snapshot.warm', await libatspi(page.pid, 'role,name,states'));
         record('libatspi.snapshot.warm.extents', await libatspi(page.pid, 'role,name,states,extents'));
-        for (const { label, bin } of clis) {
-          record(`${label}.query.count-top`, await cli(bin, ['query', 'count(/*)', '--stats']));
-          record(`${label}.query.button.warm`, await cli(bin, ['query', button, '--stats']));
-          record(`${label}.query.button.scoped`, await cli(bin, ['query', `${app}${button}`, '--stats']));
-          record(`${label}.snapshot.default.warm`, await cli(bin, ['snapshot', app, '--format', 'json']));
-          record(`${label}.snapshot.all.warm`, await cli(bin, ['snapshot', app, '--format', 'json', '--attrs', 'all']));
-          record(`${label}.pick`, await cli(bin, ['pick', '--at', at, '--stats']));
-          record(`${label}.locate.one`, await cli(bin, ['locate', visible]));
-          record(`${label}.highlight.one`, await cli(bin, ['highlight', visible, '--duration', '1']));
+        const commands: Array<[string, string[]]> = [
+          ['query.count-top', ['query', 'count(/*)', '--stats']],
+          ['query.button.warm', ['query', button, '--stats']],
+          ['query.button.scoped', ['query', `${app}${button}`, '--stats']],
+          ['snapshot.default.warm', ['snapshot', app, '--format', 'json']],
+          ['snapshot.all.warm', ['snapshot', app, '--format', 'json', '--attrs', 'all']],
+          ['pick', ['pick', '--at', at, '--stats']],
+          ['locate.one', ['locate', visible]],
+          ['highlight.one', ['highlight', visible, '--duration', '1']],
+        ];
+        // Each command by every build in turn (the order alternating per round), so load hits them alike.
+        const order = round % 2 === 0 ? clis : [...clis].reverse();
+        for (const [name, args] of commands) {
+          for (const { label, bin } of order) record(`${label}.${name}`, await cli(bin, args));
         }
       } finally {
         await page.stop();
