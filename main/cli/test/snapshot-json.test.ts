@@ -1,3 +1,4 @@
+import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Runtime } from '../../runtime/runtime.js';
