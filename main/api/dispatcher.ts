@@ -18,6 +18,7 @@ import { locateNodes } from '../cli/commands/locate.js';
 import { collectSubtree, type CollectedNode } from '../cli/serialize.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
+import { sessionCapabilities } from './capabilities.js';
 import { InspectorSession, Picker } from './session.js';
 
 type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
@@ -283,6 +284,7 @@ export class InspectorDispatcher {
         providers: session.providerStatus(),
         nodesFetched: runtime.nodesFetched,
         accessibility: await session.accessibility(false),
+        capabilities: sessionCapabilities(session),
       }),
       'accessibility.status': async () => session.accessibility(false),
       'accessibility.enable': async () => {
