@@ -25,6 +25,7 @@ const elements = [
   ['services', 'main/services'],
   ['api', 'main/api'],
   ['backends', 'main/backends'],
+  ['desktop', 'main/desktop'],
   ['cli', 'main/cli'],
   ['hosts', 'main/hosts'],
   ['electron', 'main/electron'],
@@ -74,10 +75,16 @@ const policies = [
   exception('api', 'main/api/dispatcher.ts', ['cli']),
   exception('api', 'main/api/session.ts', ['provider']),
   may('backends', ['backends', 'provider', 'platform', 'runtime', 'core']),
-  may('cli', ['cli', 'api', 'hosts', ...engine]),
+  // The virtual desktop (Linux processes: Xvfb, D-Bus, AT-SPI, openbox) that `serve` and `virtual-desktop` start.
+  may('desktop', ['desktop', 'shared']),
+  // Exception: it switches AT-SPI on through the AT-SPI provider's D-Bus client.
+  exception('desktop', 'main/desktop/virtual-desktop.ts', ['provider']),
+  may('cli', ['cli', 'api', 'hosts', 'desktop', ...engine]),
   // Exception: `info` and `enable-accessibility` report on and switch the AT-SPI provider itself.
   exception('cli', 'main/cli/commands/info.ts', ['provider']),
-  may('hosts', ['hosts', 'api', ...engine]),
+  // query and snapshot over a mock file alone read the file's table directly, without a runtime (issue 13).
+  exception('cli', 'main/cli/mock-file.ts', ['provider', 'platform']),
+  may('hosts', ['hosts', 'api', 'desktop', ...engine]),
   // Exception: the browser host's `serve` command reuses the CLI's runtime options.
   exception('hosts', 'main/hosts/browser/command.ts', ['cli']),
   // runtime-host.ts is the Electron utility process's host: it starts the dispatcher as the browser host does.

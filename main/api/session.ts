@@ -58,6 +58,8 @@ export class InspectorSession {
    * called with undefined to clear.
    */
   highlightFallback: ((request: { rects: Rect[]; durationMs?: number } | undefined) => void) | undefined;
+  /** Ends the host and everything it started (`host.stop`); undefined where a page may not stop its host. */
+  hostStop: (() => void) | undefined;
 
   private constructor(
     readonly runtime: Runtime,

@@ -1,9 +1,11 @@
 import type { RuntimeOptions } from '../runtime/runtime.js';
 
-/** The runtime flags every front end accepts: `--provider` (repeatable), `--mock-file`, `--platform`, `--call-timeout`. */
+/** The runtime flags every front end accepts: `--provider` (repeatable), `--mock-file`, `--mock-max-depth`, `--platform`, `--call-timeout`. */
 export interface RuntimeFlags {
   provider?: string[];
   mockFile?: string;
+  /** The deepest nesting the mock file may have (the mock backend's `maxDepth`). */
+  mockMaxDepth?: number;
   platform?: string;
   callTimeout?: number;
 }
@@ -17,7 +19,11 @@ export function runtimeOptionsFrom(flags: RuntimeFlags): RuntimeOptions {
   return {
     providers: flags.provider ?? [],
     providerOptions: flags.callTimeout ? { callTimeoutMs: flags.callTimeout } : {},
-    backendOptions: flags.mockFile ? { mock: { file: flags.mockFile } } : {},
+    backendOptions: flags.mockFile
+      ? {
+          mock: { file: flags.mockFile, ...(flags.mockMaxDepth !== undefined ? { maxDepth: flags.mockMaxDepth } : {}) },
+        }
+      : {},
     ...(flags.platform ? { platform: flags.platform } : {}),
   };
 }

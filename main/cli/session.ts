@@ -1,22 +1,8 @@
-import { InspectorError } from '../../shared/model/errors.js';
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
 import { startXPathWorker, XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
-
-/** Options every command that reads the tree accepts. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-export function parseNonNegativeInteger(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value))
-      throw new InspectorError('usage', `${name} must be a non-negative integer, got "${value}"`);
-    return Number(value);
-  };
-}
 
 export interface CliSession {
   runtime: Runtime;
@@ -41,8 +27,19 @@ export async function openSession(options: RuntimeCliOptions): Promise<CliSessio
     runtime,
     xpath,
     close: async () => {
+      reportDegradedProviders(runtime);
       await xpath.close();
       await runtime.shutdown();
     },
   };
+}
+
+/** Names on stderr what a provider could not fully deliver (a hung application shown without its children). */
+function reportDegradedProviders(runtime: Runtime): void {
+  for (const provider of runtime.providers) {
+    const status = provider.status();
+    if (status.state === 'degraded' && status.message) {
+      process.stderr.write(`warning: ${provider.descriptor.id}: ${status.message}\n`);
+    }
+  }
 }

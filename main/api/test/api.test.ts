@@ -292,7 +292,13 @@ test('snapshot, settings, status and accessibility', async () => {
     [['mock', 'ready']],
   );
   assert.equal(status.accessibility.enabled, true);
-  assert.deepEqual(status.capabilities, { pick: true, highlight: true, followFocus: true, locators: true });
+  assert.deepEqual(status.capabilities, {
+    pick: true,
+    highlight: true,
+    followFocus: true,
+    locators: true,
+    stop: false,
+  });
   assert.equal((await rejection(client.enableAccessibility())).code, 'unsupported');
 });
 
@@ -301,7 +307,7 @@ test('capabilities follow the platform: without one there is nothing to pick wit
   try {
     const { client: other } = await bare.connect();
     const { capabilities } = await other.status();
-    assert.deepEqual(capabilities, { pick: false, highlight: false, followFocus: true, locators: true });
+    assert.deepEqual(capabilities, { pick: false, highlight: false, followFocus: true, locators: true, stop: false });
   } finally {
     await bare.close();
   }
@@ -341,4 +347,19 @@ test('closing a connection cancels its evaluation and the host keeps serving oth
   assert.match(await failed, /connection closed/);
   const next = await client.evaluate('//Button').done;
   assert.equal(next.count, 6);
+});
+
+test('host.stop is refused where the host set no stop, and ends the host (once answered) where it did', async () => {
+  assert.equal((await client.status()).capabilities.stop, false);
+  const refused = await rejection(client.stopHost());
+  assert.equal(refused.code, 'unsupported');
+  let stops = 0;
+  fixture.session.hostStop = () => stops++;
+  try {
+    assert.equal((await client.status()).capabilities.stop, true);
+    assert.deepEqual(await client.stopHost(), { stopping: true });
+    assert.equal(stops, 1);
+  } finally {
+    fixture.session.hostStop = undefined;
+  }
 });

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../../runtime/node.js';
-import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
-import { collectSubtree, snapshotText, writeSnapshotJson, type AttributeSelection } from '../serialize.js';
-import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../session.js';
+import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
+import { collectSubtree, formatSnapshot, writeSnapshotJson, type AttributeSelection } from '../serialize.js';
+import { openSession, type RuntimeCliOptions } from '../session.js';
 
-interface SnapshotOptions extends RuntimeCliOptions {
+export interface SnapshotOptions extends RuntimeCliOptions {
   format: 'xml' | 'json' | 'text';
   maxDepth?: number;
   attrs: AttributeSelection;
@@ -33,6 +32,10 @@ export function registerSnapshot(program: Command): void {
       .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (xpath: string, options: SnapshotOptions) => {
+    if (options.mockFile) {
+      const { snapshotMockFile } = await import('../mock-file.js');
+      if (snapshotMockFile(xpath, options)) return;
+    }
     const session = await openSession(options);
     try {
       const stats = measureStats(session.runtime);
@@ -57,15 +60,8 @@ export function registerSnapshot(program: Command): void {
         ),
       );
       const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
-      if (options.format === 'xml') process.stdout.write(writeSnapshotXml(trees));
-      else if (options.format === 'json') writeSnapshotJson(trees, (chunk) => process.stdout.write(chunk));
-      else
-        process.stdout.write(
-          trees
-            .flatMap((tree) => snapshotText(tree))
-            .map((line) => `${line}\n`)
-            .join(''),
-        );
+      if (options.format === 'json') writeSnapshotJson(trees, (chunk) => process.stdout.write(chunk));
+      else process.stdout.write(formatSnapshot(trees, options.format));
       if (options.stats) {
         stats.write(trees.length);
       }
