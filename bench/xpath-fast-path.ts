@@ -29,7 +29,7 @@ import { compileFastPath, type FastItem } from '../shared/xpath/fast/index.js';
 import { MemoryTree, type MemNode } from '../shared/xpath/memory-tree.js';
 import { PlainFacade } from '../shared/xpath/plain-facade.js';
 import type { XdmTree } from '../shared/xpath/tree.js';
-import type { NodeRecord } from '../main/xpath/protocol.js';
+import { RecordBlockWriter } from '../main/xpath/record-block.js';
 import { MirrorTree, type MirrorNode } from '../main/xpath/worker/mirror-tree.js';
 
 const WIDTH = 10;
@@ -108,28 +108,34 @@ function fastPath<N>(tree: XdmTree<N>, xpath: string): XPathItem<N>[] {
 export function completeMirror(tree: MemoryTree): MirrorTree {
   let next = 0;
   const handles = new Map<MemNode, number>();
-  const record = (n: MemNode, lister: MemNode | null): NodeRecord => {
+  const writer = new RecordBlockWriter();
+  const record = (n: MemNode, lister: MemNode | null): void => {
     const known = handles.get(n);
     const h = known ?? next++;
     handles.set(n, h);
-    const out: NodeRecord = {
-      h,
-      p: n.parent ? handles.get(n.parent)! : -1,
-      ns: namespaceFromUri(n.namespaceUri) ?? 'control',
-      role: n.localName,
-      name: n.attrs.find((a) => a.localName === 'Name' && a.namespaceUri === null)?.value ?? '',
-      rid: `r${h}`,
-    };
-    const id = n.attrs.find((a) => a.localName === 'Id' && a.namespaceUri === null)?.value;
-    if (id !== undefined) out.id = id;
-    if (lister && n.parent !== lister) out.g = handles.get(lister)!;
-    if (known === undefined) out.kids = n.children.map((kid) => record(kid, n));
-    return out;
+    const at = writer.add(
+      {
+        h,
+        p: n.parent ? handles.get(n.parent)! : -1,
+        ns: namespaceFromUri(n.namespaceUri) ?? 'control',
+        role: n.localName,
+        name: n.attrs.find((a) => a.localName === 'Name' && a.namespaceUri === null)?.value ?? '',
+        rid: `r${h}`,
+        id: n.attrs.find((a) => a.localName === 'Id' && a.namespaceUri === null)?.value,
+        g: lister && n.parent !== lister ? handles.get(lister)! : undefined,
+      },
+      lister === null,
+    );
+    if (known === undefined) {
+      writer.setKids(at, n.children.length);
+      for (const kid of n.children) record(kid, n);
+    }
   };
+  record(tree.root, null);
   const { port1, port2 } = new MessageChannel();
   port1.close();
   port2.unref();
-  const mirror = new MirrorTree(record(tree.root, null), port2, new Int32Array(new SharedArrayBuffer(8)));
+  const mirror = new MirrorTree(writer.finish(), port2, new Int32Array(new SharedArrayBuffer(8)));
   for (const [n, h] of handles) if (!n.document) mirror.node(h)!.attributes = n.attrs;
   return mirror;
 }

@@ -4,6 +4,7 @@ import { seededRandom } from '../../shared/random.js';
 import { compileFastPath, FastPathFallback } from '../../shared/xpath/fast/index.js';
 import { MessageChannel } from 'node:worker_threads';
 import { MirrorTree, type MirrorNode } from '../../main/xpath/worker/mirror-tree.js';
+import { RecordBlockWriter } from '../../main/xpath/record-block.js';
 import { indexQuery, randomQuery, randomTree } from '../../shared/xpath/test/generate.js';
 import { completeMirror, generateSnapshotXml, parseSnapshotXml } from '../xpath-fast-path.js';
 
@@ -40,19 +41,14 @@ test('the worker mirror indexes itself only once it holds the whole tree, and on
   // A mirror that still lacks some node's children builds nothing and answers nothing.
   const { port1, port2 } = new MessageChannel();
   port1.close();
-  const partial = new MirrorTree(
-    {
-      h: 0,
-      p: -1,
-      ns: 'control',
-      role: '',
-      name: '',
-      rid: 'desktop',
-      kids: [{ h: 1, p: 0, ns: 'control', role: 'Window', name: 'w', rid: 'w' }],
-    },
-    port2,
-    new Int32Array(new SharedArrayBuffer(8)),
+  const writer = new RecordBlockWriter();
+  const root = writer.add(
+    { h: 0, p: -1, ns: 'control', role: '', name: '', rid: 'desktop', id: undefined, g: undefined },
+    true,
   );
+  writer.setKids(root, 1);
+  writer.add({ h: 1, p: 0, ns: 'control', role: 'Window', name: 'w', rid: 'w', id: undefined, g: undefined }, false);
+  const partial = new MirrorTree(writer.finish(), port2, new Int32Array(new SharedArrayBuffer(8)));
   assert.equal(partial.complete, false);
   assert.equal(partial.buildIndex(), false);
   assert.equal(partial.elementsNamed('urn:platynui:control', 'Window'), undefined);

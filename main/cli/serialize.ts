@@ -141,6 +141,8 @@ const DEFAULT_ATTRIBUTE_NAMES = [
 export async function readSelected(node: RuntimeNode, options: SelectOptions): Promise<readonly AttributeEntry[]> {
   const names = selectedNames(options);
   if (names === 'all') return node.attributes();
+  const held = node.peekAttributesNamed(names);
+  if (held) return held.filter((entry) => entry.namespace === 'control');
   const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
   return found.flat().filter((entry) => entry.namespace === 'control');
 }
@@ -180,20 +182,30 @@ export async function collectSubtree(
   options: SubtreeOptions,
   depth = 0,
 ): Promise<CollectedNode> {
-  const [attributes, children] = await Promise.all([
-    readSelected(node, options),
-    options.maxDepth !== undefined && depth >= options.maxDepth
-      ? Promise.resolve([])
-      : runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-  ]);
-  return {
+  // What the runtime holds (a region after a bulk load) is taken without a promise; only the rest is asked for.
+  const atLimit = options.maxDepth !== undefined && depth >= options.maxDepth;
+  if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
+  const heldChildren = atLimit ? [] : runtime.peekStructuralChildren(node);
+  const names = selectedNames(options);
+  const heldAttributes = names === 'all' ? undefined : node.peekAttributesNamed(names);
+  const [attributes, children] =
+    heldChildren && heldAttributes
+      ? [heldAttributes.filter((entry) => entry.namespace === 'control'), heldChildren]
+      : await Promise.all([
+          heldAttributes?.filter((entry) => entry.namespace === 'control') ?? readSelected(node, options),
+          heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+        ]);
+  const collected: CollectedNode = {
     runtimeId: node.runtimeId,
     name: node.name,
     namespace: node.namespace,
     role: node.role,
     attributes: selectAttributes(attributes, options),
-    children: await Promise.all(children.map((child) => collectSubtree(runtime, child, options, depth + 1))),
+    children: [],
   };
+  if (children.length > 0)
+    collected.children = await Promise.all(children.map((child) => collectSubtree(runtime, child, options, depth + 1)));
+  return collected;
 }
 
 export function snapshotJson(node: CollectedNode): NodeJson {
@@ -205,6 +217,48 @@ export function snapshotJson(node: CollectedNode): NodeJson {
     attributes: attributesJson(node.attributes),
     children: node.children.map(snapshotJson),
   };
+}
+
+/**
+ * Writes JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline, byte for byte, in chunks of about a
+ * megabyte straight from the collected nodes: no second tree of JSON objects, no one string of the whole output.
+ */
+export function writeSnapshotJson(trees: readonly CollectedNode[], write: (chunk: string) => void): void {
+  let buffer = '';
+  const out = (text: string) => {
+    buffer += text;
+    if (buffer.length >= 1 << 20) {
+      write(buffer);
+      buffer = '';
+    }
+  };
+  const node = (collected: CollectedNode, indent: string): void => {
+    const inner = `${indent}  `;
+    const attributes = JSON.stringify(attributesJson(collected.attributes), null, 2).replace(/\n/g, `\n${inner}`);
+    out(
+      `{\n${inner}"runtimeId": ${JSON.stringify(collected.runtimeId)},\n${inner}"namespace": ${JSON.stringify(collected.namespace)},` +
+        `\n${inner}"role": ${JSON.stringify(collected.role)},\n${inner}"name": ${JSON.stringify(collected.name)},` +
+        `\n${inner}"attributes": ${attributes},\n${inner}"children": `,
+    );
+    list(collected.children, inner);
+    out(`\n${indent}}`);
+  };
+  const list = (nodes: readonly CollectedNode[], indent: string): void => {
+    if (nodes.length === 0) {
+      out('[]');
+      return;
+    }
+    const inner = `${indent}  `;
+    out('[');
+    for (let i = 0; i < nodes.length; i++) {
+      out(i === 0 ? `\n${inner}` : `,\n${inner}`);
+      node(nodes[i]!, inner);
+    }
+    out(`\n${indent}]`);
+  };
+  list(trees, '');
+  out('\n');
+  write(buffer);
 }
 
 export function snapshotText(node: CollectedNode, depth = 0, lines: string[] = []): string[] {

@@ -36,6 +36,7 @@ export class RuntimeNode {
   private readonly valueCache = new Map<string, Promise<UiValue>>();
   private patternsCache: Promise<readonly string[]> | undefined;
   private removed = false;
+  private idSettled = false;
 
   constructor(
     private readonly owner: NodeOwner,
@@ -63,8 +64,28 @@ export class RuntimeNode {
 
   /** The definitive developer id (providers may defer ids until asked: ProviderNode.loadId). */
   async loadId(): Promise<string | undefined> {
+    const revision = this.revision;
     if (this.source.loadId) await this.source.loadId();
+    if (revision === this.revision) this.idSettled = true;
     return this.id;
+  }
+
+  /** The provider may defer this node's id until loadId() (ProviderNode.loadId). */
+  get defersId(): boolean {
+    return this.source.loadId !== undefined;
+  }
+
+  /**
+   * Marks the id definitive without a call: for a node the provider held below a node whose loadId() resolved
+   * after it was held (ProviderNode.loadId makes those definitive too).
+   */
+  markIdDefinitive(): void {
+    this.idSettled = true;
+  }
+
+  /** The id is definitive: loadId() resolved since the last invalidation, or the provider never defers ids. */
+  get idDefinitive(): boolean {
+    return this.idSettled || this.source.loadId === undefined;
   }
   get isSecure(): boolean {
     return this.source.isSecure;
@@ -178,6 +199,61 @@ export class RuntimeNode {
     return entries;
   }
 
+  /**
+   * What attributesNamed would answer for each of these local names, in that order, when everything is held: the
+   * id is definitive, the provider hands out its attribute list and every matching value without a call (peek);
+   * undefined when anything would have to be asked for (then attributesNamed, which reads). No promise per value.
+   */
+  peekAttributesNamed(localNames: readonly string[]): AttributeEntry[] | undefined {
+    const out: AttributeEntry[] = [];
+    if (this.resolvedAttributes) {
+      for (const localName of localNames)
+        for (const entry of this.resolvedAttributes) if (entry.name === localName) out.push(entry);
+      return out;
+    }
+    if (!this.idDefinitive) return undefined;
+    const listed = this.source.peekAttributes?.();
+    if (!listed) return undefined;
+    for (const localName of localNames) {
+      if (/\.(X|Y|Width|Height)$/.test(localName)) return undefined;
+      const secret = this.isSecure && SECRET_ATTRIBUTE_NAMES.has(localName);
+      let providedControl = false;
+      const first = out.length;
+      for (const attribute of listed) {
+        if (attribute.name !== localName || (secret && attribute.namespace === 'control')) continue;
+        const value = attribute.peek?.();
+        if (value === undefined) return undefined;
+        if (attribute.namespace === 'control') providedControl = true;
+        out.push({ namespace: attribute.namespace, name: attribute.name, value });
+      }
+      if (!providedControl) {
+        const own = this.heldOwnAttribute(localName);
+        if (own === null) return undefined;
+        if (own) out.splice(first, 0, own);
+      }
+    }
+    return out;
+  }
+
+  /** ownAttribute when it needs no call: the entry, undefined when there is none, null when it must be read. */
+  private heldOwnAttribute(name: string): AttributeEntry | undefined | null {
+    const control = (value: UiValue): AttributeEntry => ({ namespace: 'control', name, value });
+    switch (name) {
+      case AttributeNames.RuntimeId:
+        return control(uiString(this.runtimeId));
+      case AttributeNames.Name:
+        return control(uiString(this.name));
+      case AttributeNames.Id:
+        return this.id ? control(uiString(this.id)) : undefined;
+      case AttributeNames.Technology:
+        return control(uiString(this.technology));
+      case AttributeNames.SupportedPatterns:
+        return null;
+      default:
+        return undefined;
+    }
+  }
+
   /** The provider's attribute list: the one it holds now (peekAttributes), else asked for once until invalidated. */
   private attributeObjects(): readonly ProviderAttribute[] | Promise<readonly ProviderAttribute[]> {
     return this.source.peekAttributes?.() ?? (this.attributeList ??= this.source.attributes());
@@ -273,6 +349,7 @@ export class RuntimeNode {
     this.attributeList = undefined;
     this.valueCache.clear();
     this.patternsCache = undefined;
+    this.idSettled = false;
     if (options.source !== false) this.source.invalidate();
     if (options.children !== false) {
       this.childrenCache = undefined;

@@ -135,6 +135,12 @@ export class Runtime implements NodeOwner {
     return children.filter((child) => !this.desktopSource.applicationOwned.has(child.runtimeId));
   }
 
+  /** structuralChildren when they are known without asking anyone (RuntimeNode.peekChildren); undefined otherwise. */
+  peekStructuralChildren(node: RuntimeNode): readonly RuntimeNode[] | undefined {
+    if (node === this.desktop) return undefined;
+    return node.peekChildren();
+  }
+
   /** Where the node lives: the chain of ancestors from the desktop down to it. */
   ancestors(node: RuntimeNode): RuntimeNode[] {
     const chain: RuntimeNode[] = [];

@@ -3,6 +3,7 @@ import { toInspectorError } from '../../shared/model/errors.js';
 import { formatValueText } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import { READY, type BridgeRequest, type BridgeResponse, type NodeRecord } from './protocol.js';
+import { RecordBlockWriter, type RecordBlock } from './record-block.js';
 
 /** Children the runtime already holds are sent ahead, up to this many records per answer. */
 const PREFETCH_BUDGET = 20_000;
@@ -59,36 +60,77 @@ export class BridgeHost {
     return record;
   }
 
-  record(node: RuntimeNode, budget: { left: number }, known?: ReadonlySet<number>): NodeRecord {
+  /**
+   * These nodes, each followed by the children the runtime already holds below it (up to PREFETCH_BUDGET records;
+   * below `known` handles nothing more), as one block: one message however large the region.
+   */
+  block(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>, group?: RuntimeNode): RecordBlock {
+    const writer = new RecordBlockWriter();
+    const budget = { left: PREFETCH_BUDGET };
+    for (const node of nodes) {
+      const at = this.write(writer, node, budget, true, known);
+      if (group && node.parent !== group) writer.setGroup(at, this.handleOf(group));
+    }
+    return writer.finish();
+  }
+
+  private write(
+    writer: RecordBlockWriter,
+    node: RuntimeNode,
+    budget: { left: number },
+    topLevel: boolean,
+    known?: ReadonlySet<number>,
+  ): number {
     budget.left--;
-    const record = this.shallowRecord(node);
-    if (known?.has(record.h)) return record;
+    const h = this.handleOf(node);
+    const at = writer.add(
+      {
+        h,
+        p: node.parent ? this.handleOf(node.parent) : -1,
+        ns: node.namespace,
+        role: node.role,
+        name: node.name,
+        rid: node.runtimeId,
+        id: node.id,
+        g: undefined,
+      },
+      topLevel,
+    );
+    if (known?.has(h)) return at;
     const cached = node.peekChildren();
     if (cached && budget.left >= cached.length) {
-      record.kids = cached.map((child) => this.record(child, budget));
-      if (node.namespace === 'app') {
-        for (const kid of record.kids) if (kid.p !== record.h) kid.g = record.h;
+      writer.setKids(at, cached.length);
+      const application = node.namespace === 'app';
+      for (const child of cached) {
+        const childAt = this.write(writer, child, budget, false);
+        if (application && child.parent !== node) writer.setGroup(childAt, h);
       }
     }
-    return record;
+    return at;
   }
 
   /**
-   * Makes the ids of the nodes record() would send for these nodes definitive first (providers may defer ids until
+   * Makes the ids of the nodes block() would send for these nodes definitive first (providers may defer ids until
    * asked: ProviderNode.loadId): the same nodes, in the same order, within the same budget.
    */
   async loadIds(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): Promise<void> {
     const pending: Array<Promise<unknown>> = [];
+    // Nodes held below a node whose provider defers ids: that node's loadId() makes theirs definitive as well, so
+    // they are marked afterwards instead of being asked one promise each.
+    const covered: RuntimeNode[] = [];
     const budget = { left: PREFETCH_BUDGET };
-    const visit = (node: RuntimeNode) => {
+    const visit = (node: RuntimeNode, cover: boolean) => {
       budget.left--;
-      pending.push(node.loadId());
+      if (cover) covered.push(node);
+      else if (!node.idDefinitive) pending.push(node.loadId());
       if (known && this.handles.has(node) && known.has(this.handles.get(node)!)) return;
       const cached = node.peekChildren();
-      if (cached && budget.left >= cached.length) for (const child of cached) visit(child);
+      const below = cover || node.defersId;
+      if (cached && budget.left >= cached.length) for (const child of cached) visit(child, below);
     };
-    for (const node of nodes) visit(node);
+    for (const node of nodes) visit(node, false);
     await Promise.all(pending);
+    for (const node of covered) node.markIdDefinitive();
   }
 
   private async answer(request: BridgeRequest): Promise<void> {
@@ -101,10 +143,8 @@ export class BridgeHost {
         const known = request.op === 'refresh' ? new Set(request.known) : undefined;
         if (known) await loadSubtrees(children.filter((child) => !known.has(this.handles.get(child) ?? -1)));
         await this.loadIds(children, known);
-        const budget = { left: PREFETCH_BUDGET };
-        const records = children.map((child) => this.record(child, budget, known));
-        if (node.namespace === 'app') for (const record of records) if (record.p !== request.h) record.g = request.h;
-        response = { seq: request.seq, ok: true, children: records };
+        const block = this.block(children, known, node.namespace === 'app' ? node : undefined);
+        response = { seq: request.seq, ok: true, children: block };
       } else {
         const attributes = request.op === 'named' ? await node.attributesNamed(request.name) : await node.attributes();
         response = {

@@ -1,5 +1,6 @@
 import type { InspectorErrorData } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
+import type { RecordBlock } from './record-block.js';
 
 /**
  * Messages between the runtime (main thread) and the XPath worker.
@@ -20,6 +21,7 @@ import type { Namespace } from '../../shared/model/namespaces.js';
 export const READY = 0;
 export const CANCEL = 1;
 
+/** One node's own fields (for NodeChange); regions of the tree travel as a RecordBlock. */
 export interface NodeRecord {
   /** Handle of the node, stable for the worker's lifetime. */
   h: number;
@@ -30,10 +32,6 @@ export interface NodeRecord {
   name: string;
   rid: string;
   id?: string;
-  /** For a top-level window listed under an application: that application's handle (the grouped view). */
-  g?: number;
-  /** Children the runtime already holds, sent ahead so the worker need not ask. */
-  kids?: NodeRecord[];
 }
 
 export interface AttributeRecord {
@@ -55,11 +53,13 @@ export type BridgeRequest = { seq: number } & (
   | { op: 'named'; h: number; name: string }
 );
 
-export type BridgeResponse = { seq: number } & (
-  | { ok: true; children: NodeRecord[] }
-  | { ok: true; attributes: AttributeRecord[] }
-  | { ok: false; error: InspectorErrorData }
-);
+export type BridgeResponse = { seq: number } &
+  /** The children, each followed by the children the runtime already holds below it (sent ahead, one block). */
+  (
+    | { ok: true; children: RecordBlock }
+    | { ok: true; attributes: AttributeRecord[] }
+    | { ok: false; error: InspectorErrorData }
+  );
 
 export type WorkerItem =
   | { kind: 'node'; h: number }
@@ -76,7 +76,7 @@ export interface EvaluateRequest {
   /** The runtime's tree generation the request is of (the mirror is brought to it by `root` or `changes`). */
   generation: number;
   /** Sent only when the worker's mirror must be built anew (no mirror yet, or a change the runtime did not detail). */
-  root?: NodeRecord;
+  root?: RecordBlock;
   /**
    * Sent instead of `root` when the mirror is of an older generation and the runtime reported every change since,
    * node by node: the worker updates those nodes (and fetches their lists again) and keeps the rest of its mirror.

@@ -283,7 +283,7 @@ export class WorkerLane {
         context: bridge.handleOf(context),
         generation,
         ...(job.maxResults !== undefined ? { maxResults: job.maxResults } : {}),
-        ...(sendRoot ? { root: bridge.record(this.runtime.desktop, { left: 20_000 }) } : {}),
+        ...(sendRoot ? { root: bridge.block([this.runtime.desktop]) } : {}),
         ...(!sendRoot && since !== generation
           ? { changes: { since: since!, nodes: this.describe(changedNodes, bridge) } }
           : {}),

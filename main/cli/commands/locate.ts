@@ -34,9 +34,9 @@ interface LocateOptions extends RuntimeCliOptions {
   timeout?: number;
 }
 
-function toInit(node: CollectedNode): LocatorNodeInit {
+function toInit(node: CollectedNode, full: ReadonlyMap<string, readonly AttributeEntry[]>): LocatorNodeInit {
   const attributes = new Map<string, string>();
-  for (const entry of node.attributes)
+  for (const entry of full.get(node.runtimeId) ?? node.attributes)
     attributes.set(attributeKey(entry.namespace, entry.name), formatValueText(entry.value));
   return {
     namespace: node.namespace,
@@ -44,8 +44,54 @@ function toInit(node: CollectedNode): LocatorNodeInit {
     name: node.name,
     key: node.runtimeId,
     attributes,
-    children: node.children.map(toInit),
+    children: node.children.map((child) => toInit(child, full)),
   };
+}
+
+/** The desktop with the priority list's attributes of every node, captured once per tree generation (per runtime). */
+const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<CollectedNode> }>();
+
+function priorityCapture(runtime: Runtime): Promise<CollectedNode> {
+  const known = captures.get(runtime);
+  if (known && known.generation === runtime.generation) return known.desktop;
+  const generation = runtime.generation;
+  const desktop = capturePriorityAttributes(runtime);
+  captures.set(runtime, { generation, desktop });
+  desktop.catch(() => {
+    if (captures.get(runtime)?.desktop === desktop) captures.delete(runtime);
+  });
+  return desktop;
+}
+
+async function capturePriorityAttributes(runtime: Runtime): Promise<CollectedNode> {
+  const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
+  const wanted = new Set(DEFAULT_PRIORITY);
+  const keep = (entries: readonly AttributeEntry[]) =>
+    entries.filter((entry) => wanted.has(attributeKey(entry.namespace, entry.name)));
+  const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
+    if (!node.idDefinitive) await node.loadId();
+    // Held values (a region after a bulk load) come without a promise each; the rest is read.
+    const held = node.peekAttributesNamed(names);
+    if (held) return keep(held);
+    const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
+    return keep(found.flat());
+  };
+  const collect = async (node: RuntimeNode): Promise<CollectedNode> => {
+    const held = runtime.peekStructuralChildren(node);
+    const [attributes, children] = await Promise.all([
+      read(node).catch((): readonly AttributeEntry[] => []),
+      held ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+    ]);
+    return {
+      runtimeId: node.runtimeId,
+      name: node.name,
+      namespace: node.namespace,
+      role: node.role,
+      attributes: [...attributes],
+      children: children.length > 0 ? await Promise.all(children.map(collect)) : [],
+    };
+  };
+  return collect(runtime.desktop);
 }
 
 /**
@@ -54,36 +100,24 @@ function toInit(node: CollectedNode): LocatorNodeInit {
  * attributes of the priority list, which is what telling nodes apart needs. Reading every attribute of every node
  * would cost each application a round trip per attribute and node. Locators are verified by the real engine
  * afterwards, so a value not read here can only make a candidate fail verification, never make a wrong one pass.
+ * The priority attributes are captured once per tree generation: `locate` of several nodes, and the locate and
+ * export requests of the UI for one node, share one capture.
  */
 export async function captureLocatorTree(runtime: Runtime, targets: readonly RuntimeNode[] = []): Promise<LocatorTree> {
-  const full = new Set<RuntimeNode>();
+  const fullNodes = new Set<RuntimeNode>();
   for (const target of targets) {
-    full.add(target);
-    for (const ancestor of runtime.ancestors(target)) full.add(ancestor);
+    fullNodes.add(target);
+    for (const ancestor of runtime.ancestors(target)) fullNodes.add(ancestor);
   }
-  const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
-  const wanted = new Set(DEFAULT_PRIORITY);
-  const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
-    if (full.has(node)) return node.attributes();
-    const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
-    return found.flat().filter((entry) => wanted.has(attributeKey(entry.namespace, entry.name)));
-  };
-  const collect = async (node: RuntimeNode): Promise<CollectedNode> => {
-    const [attributes, children] = await Promise.all([
-      read(node).catch((): readonly AttributeEntry[] => []),
-      runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-    ]);
-    return {
-      runtimeId: node.runtimeId,
-      name: node.name,
-      namespace: node.namespace,
-      role: node.role,
-      attributes: [...attributes],
-      children: await Promise.all(children.map(collect)),
-    };
-  };
-  const desktop = await collect(runtime.desktop);
-  return buildLocatorTree(desktop.children.map(toInit));
+  const [desktop, ...full] = await Promise.all([
+    priorityCapture(runtime),
+    ...[...fullNodes].map(async (node) => {
+      const entries = await node.attributes().catch((): readonly AttributeEntry[] => []);
+      return [node.runtimeId, entries] as const;
+    }),
+  ]);
+  const byId = new Map<string, readonly AttributeEntry[]>(full);
+  return buildLocatorTree(desktop.children.map((child) => toInit(child, byId)));
 }
 
 /** Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node. */

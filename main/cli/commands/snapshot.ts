@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
-import { collectSubtree, formatSnapshot, type AttributeSelection } from '../serialize.js';
+import { collectSubtree, formatSnapshot, writeSnapshotJson, type AttributeSelection } from '../serialize.js';
 import { openSession, type RuntimeCliOptions } from '../session.js';
 
 export interface SnapshotOptions extends RuntimeCliOptions {
@@ -60,7 +60,8 @@ export function registerSnapshot(program: Command): void {
         ),
       );
       const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
-      process.stdout.write(formatSnapshot(trees, options.format));
+      if (options.format === 'json') writeSnapshotJson(trees, (chunk) => process.stdout.write(chunk));
+      else process.stdout.write(formatSnapshot(trees, options.format));
       if (options.stats) {
         stats.write(trees.length);
       }

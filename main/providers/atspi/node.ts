@@ -11,7 +11,7 @@ import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attribut
 import { buildAttributes, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { NodeData } from './node-data.js';
-import { hasInterface } from './node-data.js';
+import { hasInterface, runtimeIdOf } from './node-data.js';
 import type { PatternContext } from './patterns.js';
 import { performAction, supportedPatterns } from './patterns.js';
 import { ATSPI_ROLE, mapRole } from './roles.js';
@@ -91,6 +91,9 @@ export class AtspiNode implements ProviderNode {
    */
   async loadId(): Promise<void> {
     const app = this.data.app;
+    // Asked before the application's bulk load: that load reads the ids with the structure (one more bulk call
+    // beside the cache call instead of one after it).
+    if (app.bulk === 'none') app.idsWanted = true;
     if (app.ids === 'loaded' && app.bulk !== 'loading') return;
     try {
       await this.host.loadIds(app);
@@ -170,7 +173,14 @@ export class AtspiNode implements ProviderNode {
     // A hung application has no children to show; once its back-off passed, one call tells whether it is back.
     if (this.isApplication && !data.app.responding && !(await this.host.recheckApplication(data))) return [];
     try {
-      if (this.isApplication && data.app.bulk === 'none') await this.host.ensureBulk(data);
+      // An application's own children (its top-level windows) come by GetChildren: listing the desktop must not load
+      // whole applications. The bulk load starts when something below a window is needed, and keeps the window
+      // nodes already known (it updates their data in place).
+      const app = data.app;
+      if (!this.isApplication && (app.bulk === 'none' || app.bulk === 'loading')) {
+        const root = this.host.store.get(runtimeIdOf(app.root));
+        if (root) await this.host.ensureBulk(root);
+      }
       if (data.children === undefined) await this.host.loader.loadChildren(data);
     } catch (error) {
       if (this.isApplication && isNotRespondingError(error)) {

@@ -211,24 +211,28 @@ export class TreeLoader {
     // A complete cache (a walked Chromium, GTK 4) gives structure, role, name, states and interfaces in one call.
     // The developer ids are not in it: they are read when someone asks for them (loadIds), or right away once
     // anyone has asked for this application's ids before.
+    // Decided once: a caller asking for ids while this load runs waits for it and then reads them (loadIds).
+    const wantIds = app.idsWanted;
+    // Ids wanted: GetTree (structure and ids) goes out with the cache call, so the application answers the second
+    // while this side reads the first; it serves for the ids when the cache is complete, for the structure if not.
+    const early = wantIds ? treeCall(SAFE_TREE_PROPERTIES) : undefined;
+    early?.catch(() => undefined);
     let items = await cacheCall();
     let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
-    // Decided once: a caller asking for ids while this load runs waits for it and then reads them (loadIds).
-    const wantIds = app.idsWanted;
     if (structure) {
       loadedBy = 'Cache.GetItems';
-      if (wantIds) {
-        tree = await treeCall(ID_TREE_PROPERTIES);
+      if (early) {
+        tree = await early;
         idsFromTree = tree !== undefined;
       }
     } else {
       // Structure from GetTree where the application implements Collection: authoritative, and it makes a lazy
       // application such as Chromium create its objects; role and states from the cache, asked again when it was
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
-      tree = await treeCall(SAFE_TREE_PROPERTIES);
+      tree = await (early ?? treeCall(SAFE_TREE_PROPERTIES));
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -249,10 +253,17 @@ export class TreeLoader {
       for (const key of structure.keys()) if (!cached.has(key)) missing++;
       if (missing > 1) items = (await cacheCall()) ?? items;
     }
-    if (!tree && !wantIds) {
-      // The warm path: everything from the cache, node data made straight from the items (ids deferred).
+    if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
+      // The warm path: everything from the cache, node data made straight from the items; the ids from GetTree
+      // when it went out beside the cache call, else deferred.
       this.storeFromCache(root, structure);
-      app.ids = 'deferred';
+      if (tree) {
+        for (const entry of tree) {
+          const data = entry.key === root.key ? undefined : this.store.get(entry.key);
+          if (data && data.app === app) data.accessibleId = String(entry.properties.AccessibleId ?? '');
+        }
+      }
+      app.ids = tree ? 'loaded' : 'deferred';
       app.bulk = 'loaded';
       app.loadedBy = loadedBy;
       return;

@@ -112,3 +112,55 @@ test('an attribute list the provider holds (peekAttributes) is taken without att
   ]);
   assert.equal(counter.reads, 0);
 });
+
+test('peekAttributesNamed answers what attributesNamed would, without a promise; undefined where it must ask', async () => {
+  const counter: Counted = { reads: 0 };
+  const held = [
+    attribute('IsEnabled', uiBool(true), true, counter),
+    attribute('Description', uiString('held'), true, counter),
+    { ...attribute('Role', uiString('Edit'), true, counter), namespace: 'native' as const },
+  ];
+  let idLoaded = false;
+  const node = new RuntimeNode(
+    owner,
+    {
+      ...source([]),
+      id: 'field-id',
+      peekAttributes: () => held,
+      loadId: () => {
+        idLoaded = true;
+        return Promise.resolve();
+      },
+    },
+    undefined,
+    'Test',
+  );
+  const names = ['Name', 'Id', 'IsEnabled', 'Role', 'Technology'];
+  // The provider defers ids: nothing is answered until loadId() made the id definitive.
+  assert.equal(node.peekAttributesNamed(names), undefined);
+  await node.loadId();
+  assert.ok(idLoaded);
+  const peeked = node.peekAttributesNamed(names);
+  const asked = (await Promise.all(names.map((name) => node.attributesNamed(name)))).flat();
+  assert.deepEqual(peeked, asked);
+  assert.deepEqual(
+    peeked?.map((entry) => `${entry.namespace}:${entry.name}`),
+    ['control:Name', 'control:Id', 'control:IsEnabled', 'native:Role', 'control:Technology'],
+  );
+  assert.equal(counter.reads, 0);
+  // A value the provider does not hold, or a runtime attribute that needs a call: undefined, never a guess.
+  const lazy = new RuntimeNode(
+    owner,
+    { ...source([]), peekAttributes: () => [attribute('Bounds', uiString('lazy'), false, counter)] },
+    undefined,
+    'Test',
+  );
+  assert.equal(lazy.peekAttributesNamed(['Bounds']), undefined);
+  assert.equal(lazy.peekAttributesNamed(['SupportedPatterns']), undefined);
+  assert.deepEqual(lazy.peekAttributesNamed(['Name']), [
+    { namespace: 'control', name: 'Name', value: uiString('Field') },
+  ]);
+  // After an invalidation the id must be made definitive again.
+  node.invalidate();
+  assert.equal(node.peekAttributesNamed(names), undefined);
+});

@@ -10,8 +10,14 @@ import {
   type BridgeRequest,
   type BridgeResponse,
   type NodeChange,
-  type NodeRecord,
 } from '../protocol.js';
+import { RecordBlockReader, type RecordBlock } from '../record-block.js';
+
+/** Passes over one record of a block and everything sent below it. */
+function skip(reader: RecordBlockReader): void {
+  const { kids } = reader.next();
+  for (let i = 0; i < kids; i++) skip(reader);
+}
 
 function toXdmAttribute(record: AttributeRecord): XdmAttribute {
   return {
@@ -81,18 +87,29 @@ export class MirrorTree implements XdmTree<MirrorNode> {
   private rebuildIndex = false;
 
   constructor(
-    rootRecord: NodeRecord,
+    rootBlock: RecordBlock,
     private readonly port: MessagePort,
     private readonly control: Int32Array,
   ) {
-    this.root = this.adopt(rootRecord);
+    const [root] = this.adoptBlock(rootBlock);
+    if (!root) throw new Error('the XPath worker received no root');
+    this.root = root;
   }
 
   node(handle: number): MirrorNode | undefined {
     return this.nodes.get(handle);
   }
 
-  private adopt(record: NodeRecord): MirrorNode {
+  /** The block's top-level nodes, with everything sent below them adopted too. */
+  private adoptBlock(block: RecordBlock): MirrorNode[] {
+    const reader = new RecordBlockReader(block);
+    const out: MirrorNode[] = [];
+    while (!reader.done) out.push(this.adoptNext(reader));
+    return out;
+  }
+
+  private adoptNext(reader: RecordBlockReader): MirrorNode {
+    const { node: record, kids } = reader.next();
     this.bridgeNodes++;
     let node = this.nodes.get(record.h);
     if (!node) {
@@ -102,11 +119,16 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       this.unlisted++;
     }
     if (record.g !== undefined) node.application = this.nodes.get(record.g);
-    if (record.kids && !node.children)
-      this.setChildren(
-        node,
-        record.kids.map((kid) => this.adopt(kid)),
-      );
+    if (kids >= 0) {
+      if (node.children) {
+        // A list the mirror holds already stays; what was sent below it is passed over.
+        for (let i = 0; i < kids; i++) skip(reader);
+      } else {
+        const children: MirrorNode[] = new Array<MirrorNode>(kids);
+        for (let i = 0; i < kids; i++) children[i] = this.adoptNext(reader);
+        this.setChildren(node, children);
+      }
+    }
     return node;
   }
 
@@ -164,7 +186,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
         }
         const old = node.children;
         const response = this.request({ op: 'refresh', h: node.h, known: old.map((child) => child.h) });
-        const fresh = response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : [];
+        const fresh = response.ok && 'children' in response ? this.adoptBlock(response.children) : [];
         node.children = fresh;
         const kept = new Set(fresh);
         const removed: MirrorNode[] = [];
@@ -327,7 +349,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     if (!node.children) {
       const response = this.request({ op: 'children', h: node.h });
       // A node whose provider failed (application gone, not responding) has no children to a query.
-      this.setChildren(node, response.ok && 'children' in response ? response.children.map((r) => this.adopt(r)) : []);
+      this.setChildren(node, response.ok && 'children' in response ? this.adoptBlock(response.children) : []);
     }
     return node.children!;
   }

@@ -112,23 +112,21 @@ async function flat(root: AtspiNode): Promise<AtspiNode[]> {
   return out;
 }
 
-/** Runs `body` with a provider on a fresh fake application whose tree was walked, and stops both after. */
-async function withFakeApp(
-  tree: FakeTree,
-  body: (context: {
-    provider: AtspiProvider;
-    app: AtspiNode;
-    walked: AtspiNode[];
-    log(): Promise<string[]>;
-  }) => Promise<void>,
-): Promise<void> {
+interface FakeContext {
+  provider: AtspiProvider;
+  app: AtspiNode;
+  log(): Promise<string[]>;
+}
+
+/** Runs `body` with a provider on a fresh fake application (its root listed, nothing below read), and stops both. */
+async function withProvider(tree: FakeTree, body: (context: FakeContext) => Promise<void>): Promise<void> {
   const fake = await startFake(tree);
   try {
     const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
     try {
       const [app] = (await provider.roots()) as AtspiNode[];
       assert.ok(app);
-      await body({ provider, app, walked: await flat(app), log: fake.log });
+      await body({ provider, app, log: fake.log });
     } finally {
       await provider.shutdown();
     }
@@ -137,75 +135,74 @@ async function withFakeApp(
   }
 }
 
+/** withProvider, with the application's tree walked first. */
+function withFakeApp(
+  tree: FakeTree,
+  body: (context: FakeContext & { walked: AtspiNode[] }) => Promise<void>,
+): Promise<void> {
+  return withProvider(tree, async (context) => body({ ...context, walked: await flat(context.app) }));
+}
+
 test('a complete cache loads the tree in one call; ids come in one GetTree when first asked, and are right', async () => {
-  const fake = await startFake(idTree());
-  try {
-    const provider = await AtspiProvider.create({ busAddress: address, excludeProcessIds: [] });
-    try {
-      const [app] = (await provider.roots()) as AtspiNode[];
-      assert.ok(app);
-      const nodes = await flat(app);
-      assert.equal(nodes.length, 6);
-      assert.equal(app.data.app.loadedBy, 'Cache.GetItems');
-      assert.equal(app.data.app.ids, 'deferred');
-      const ok = nodes.find((node) => node.name === 'OK') as AtspiNode;
-      // Structure, role, name and states came without any id: the id is not known yet, and says so by contract.
-      assert.equal(ok.role, 'Button');
-      assert.equal(ok.id, undefined);
-      let log = await fake.log();
-      assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
-      // (The application root's header, read per call as every root's is, includes its id.)
-      const perNodeIds = (lines: string[]) =>
-        lines.filter((line) => line.startsWith('Get AccessibleId') && !line.endsWith('/root'));
-      assert.deepEqual(perNodeIds(log), []);
+  await withProvider(idTree(), async ({ app, log: callLog }) => {
+    const nodes = await flat(app);
+    assert.equal(nodes.length, 6);
+    assert.equal(app.data.app.loadedBy, 'Cache.GetItems');
+    assert.equal(app.data.app.ids, 'deferred');
+    const ok = nodes.find((node) => node.name === 'OK') as AtspiNode;
+    // Structure, role, name and states came without any id: the id is not known yet, and says so by contract.
+    assert.equal(ok.role, 'Button');
+    assert.equal(ok.id, undefined);
+    let log = await callLog();
+    assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
+    // (The headers of the application root and its window, read per call as every root's and top-level window's
+    // are, include their ids.)
+    const perNodeIds = (lines: string[]) =>
+      lines.filter((line) => line.startsWith('Get AccessibleId') && !/\/(root|win)$/.test(line));
+    assert.deepEqual(perNodeIds(log), []);
 
-      await ok.loadId();
-      assert.equal(app.data.app.ids, 'loaded');
-      const ids = new Map(nodes.map((node) => [node.name, node.id]));
-      assert.deepEqual(
-        [...ids],
-        [
-          ['fake-app', undefined],
-          ['Main', 'main-window'],
-          ['', undefined],
-          ['Ready', 'status-label'],
-          ['Cancel', undefined],
-          ['OK', 'ok-button'],
-        ],
-      );
-      // Attributes built before the ids came are rebuilt with them.
-      const attributes = await ok.readAllAttributes();
-      const id = attributes.find((entry) => entry.namespace === 'control' && entry.name === A.Id);
-      assert.deepEqual(id?.value, { type: 'String', value: 'ok-button' });
-      const native = attributes.find((entry) => entry.name === 'Accessible.AccessibleId');
-      assert.deepEqual(native?.value, { type: 'String', value: 'ok-button' });
-      const cancel = nodes.find((node) => node.name === 'Cancel') as AtspiNode;
-      assert.ok(!(await cancel.readAllAttributes()).some((entry) => entry.name === A.Id), 'Id only when set');
-      log = await fake.log();
-      // One bulk call with the id property alone, never an empty property list, no per-node reads.
-      assert.deepEqual(
-        log.filter((line) => line.startsWith('GetTree')),
-        ['GetTree AccessibleId'],
-      );
-      assert.deepEqual(perNodeIds(log), []);
+    await ok.loadId();
+    assert.equal(app.data.app.ids, 'loaded');
+    const ids = new Map(nodes.map((node) => [node.name, node.id]));
+    assert.deepEqual(
+      [...ids],
+      [
+        ['fake-app', undefined],
+        ['Main', 'main-window'],
+        ['', undefined],
+        ['Ready', 'status-label'],
+        ['Cancel', undefined],
+        ['OK', 'ok-button'],
+      ],
+    );
+    // Attributes built before the ids came are rebuilt with them.
+    const attributes = await ok.readAllAttributes();
+    const id = attributes.find((entry) => entry.namespace === 'control' && entry.name === A.Id);
+    assert.deepEqual(id?.value, { type: 'String', value: 'ok-button' });
+    const native = attributes.find((entry) => entry.name === 'Accessible.AccessibleId');
+    assert.deepEqual(native?.value, { type: 'String', value: 'ok-button' });
+    const cancel = nodes.find((node) => node.name === 'Cancel') as AtspiNode;
+    assert.ok(!(await cancel.readAllAttributes()).some((entry) => entry.name === A.Id), 'Id only when set');
+    log = await callLog();
+    // One bulk call with the id property alone, never an empty property list, no per-node reads.
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('GetTree')),
+      ['GetTree AccessibleId'],
+    );
+    assert.deepEqual(perNodeIds(log), []);
 
-      // Held values: the list and its header values come without a call; after invalidate() neither is served
-      // (the node is stale) until the header was read again.
-      const held = ok.peekAttributes();
-      assert.ok(held);
-      const enabled = held.find((entry) => entry.name === A.IsEnabled);
-      assert.deepEqual(enabled?.peek(), { type: 'Bool', value: true });
-      ok.invalidate();
-      assert.equal(ok.peekAttributes(), undefined);
-      assert.equal(enabled?.peek(), undefined);
-      assert.deepEqual(await enabled?.read(), { type: 'Bool', value: true });
-      assert.ok(ok.peekAttributes());
-    } finally {
-      await provider.shutdown();
-    }
-  } finally {
-    fake.stop();
-  }
+    // Held values: the list and its header values come without a call; after invalidate() neither is served
+    // (the node is stale) until the header was read again.
+    const held = ok.peekAttributes();
+    assert.ok(held);
+    const enabled = held.find((entry) => entry.name === A.IsEnabled);
+    assert.deepEqual(enabled?.peek(), { type: 'Bool', value: true });
+    ok.invalidate();
+    assert.equal(ok.peekAttributes(), undefined);
+    assert.equal(enabled?.peek(), undefined);
+    assert.deepEqual(await enabled?.read(), { type: 'Bool', value: true });
+    assert.ok(ok.peekAttributes());
+  });
 });
 
 test('through the runtime, ids are right in attributes, XPath and a fresh load once asked', async () => {
@@ -347,6 +344,33 @@ test(
     });
   },
 );
+
+test("an application's windows come by GetChildren; the bulk load starts below a window and keeps its node", async () => {
+  await withProvider(idTree(), async ({ provider, app, log: callLog }) => {
+    const [window] = (await app.children()) as AtspiNode[];
+    assert.equal(window?.name, 'Main');
+    let log = await callLog();
+    // Listing the desktop's children loads no whole application.
+    assert.ok(!log.includes('GetItems'), log.join('\n'));
+    assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
+    assert.ok(log.includes('GetChildren /org/a11y/atspi/accessible/root'), log.join('\n'));
+    assert.equal(app.data.app.bulk, 'none');
+    assert.equal(provider.store.nodes.size, 2);
+
+    const below = await window!.children();
+    assert.deepEqual(
+      below.map((node) => node.name),
+      ['OK', 'Cancel', ''],
+    );
+    log = await callLog();
+    assert.equal(log.filter((line) => line === 'GetItems').length, 1);
+    assert.equal(app.data.app.loadedBy, 'Cache.GetItems');
+    // The window known before the bulk load is the one the bulk load filled.
+    assert.equal(((await app.children()) as AtspiNode[])[0], window);
+    assert.equal(provider.store.get(window!.runtimeId), window!.data);
+    assert.equal(provider.store.nodes.size, 6);
+  });
+});
 
 /** Variants as their signature and value, Buffers as bytes, whichever implementation made them. */
 function plain(value: unknown): unknown {

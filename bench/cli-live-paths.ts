@@ -1,0 +1,243 @@
+// Benchmark: the CLI's AT-SPI paths the way a user runs them, on a Chromium page with about 10,000 accessible nodes
+// (e2e/fixtures/table.html), against libatspi (python3-gi, scripts/atspi-reference.py: what Accerciser and dogtail
+// use) in the same run. Every sample is a new process timed whole (spawn to exit), peak memory from /usr/bin/time.
+// Cold: the first accessibility client after Chromium started with the page loaded (a fresh Chromium per sample);
+// warm: later runs against the same Chromium. Prints `name value unit` lines (medians), the ratios, the load and
+// `node -e 0` as the floor.
+//
+//   node dist/bench/cli-live-paths.js [--rows 2000] [--repeat 5] [--cli bin/platynui-inspector] [--vs <other cli>]
+// --vs times a second build of the CLI (e.g. the main branch's bin/platynui-inspector) beside this one, interleaved.
+// Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LaunchedApp } from '../e2e/support/apps.js';
+import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
+import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../e2e/support/paths.js';
+import { print } from './_stats.js';
+
+interface Run {
+  ms: number;
+  /** Peak resident memory in MB (from /usr/bin/time), NaN when unavailable. */
+  peakMb: number;
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+const TIME = '/usr/bin/time';
+
+/** Runs one process to its end and times it whole. */
+function run(command: string, args: readonly string[], timeoutMs = 120_000): Promise<Run> {
+  const measured = existsSync(TIME);
+  const [cmd, argv] = measured ? [TIME, ['-f', '@@peak %M', command, ...args]] : [command, [...args]];
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(cmd, argv, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      const ms = performance.now() - started;
+      let stderr = Buffer.concat(err).toString();
+      const peak = /@@peak (\d+)\s*$/.exec(stderr);
+      if (peak) stderr = stderr.slice(0, peak.index);
+      resolve({
+        ms,
+        peakMb: peak ? Number(peak[1]) / 1024 : Number.NaN,
+        stdout: Buffer.concat(out).toString(),
+        stderr,
+        code: code ?? 1,
+      });
+    });
+  });
+}
+
+const median = (values: readonly number[]) =>
+  values.length === 0 ? Number.NaN : ([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number);
+
+/** The `--stats` line a command wrote to stderr. */
+function statsOf(result: Run): { evalMs: number; nodesFetched: number; results: number } | undefined {
+  const line = result.stderr
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{"evalMs"'));
+  return line ? (JSON.parse(line) as { evalMs: number; nodesFetched: number; results: number }) : undefined;
+}
+
+class Samples {
+  private readonly values = new Map<string, number[]>();
+  add(name: string, value: number): void {
+    if (!Number.isFinite(value)) return;
+    let list = this.values.get(name);
+    if (!list) this.values.set(name, (list = []));
+    list.push(value);
+  }
+  median(name: string): number {
+    return median(this.values.get(name) ?? []);
+  }
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const option = (name: string): string | undefined => {
+    const index = argv.indexOf(name);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const rows = Number(option('--rows') ?? 2000);
+  const repeat = Math.max(1, Number(option('--repeat') ?? 5));
+  const clis: Array<{ label: string; bin: string }> = [
+    { label: 'cli', bin: path.resolve(option('--cli') ?? path.join(projectRoot(), 'bin', 'platynui-inspector')) },
+  ];
+  const vs = option('--vs');
+  if (vs) clis.push({ label: 'vs', bin: path.resolve(vs) });
+
+  let stopSession: (() => Promise<void>) | undefined;
+  if (!process.env.DISPLAY || !process.env.DBUS_SESSION_BUS_ADDRESS) {
+    const sessionModule = pathToFileURL(path.join(projectRoot(), 'scripts', 'desktop', 'session.mjs')).href;
+    const { startDesktopSession } = (await import(sessionModule)) as {
+      startDesktopSession: () => Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }>;
+    };
+    const session = await startDesktopSession();
+    Object.assign(process.env, session.env);
+    stopSession = session.stop;
+  }
+  const url = fixtureUrl('table.html', { rows });
+  const title = tableReadyTitle(rows);
+  const launch = (): Promise<LaunchedApp> => launchChromium(process.env, url, { title });
+  const node = process.execPath;
+  const cli = (bin: string, args: readonly string[]) => run(node, [bin, ...args]);
+  const libatspi = (pid: number, fields: string) =>
+    run(SYSTEM_PYTHON, [atspiReferenceScript(), '--pid', String(pid), '--summary', '--fields', fields]);
+  const app = `app:Application[@Name='Chromium']`;
+  const button = `//Button[@Name='Find me']`;
+  // On screen (the button lies below the table): what pick, highlight and locate work on.
+  const visible = `//CheckBox[@Name='Select item 3']`;
+  const s = new Samples();
+  const failures = new Map<string, number>();
+  const record = (name: string, result: Run) => {
+    if (result.code !== 0) {
+      // A failed sample (an application not answering on a loaded machine) is counted and reported, not timed.
+      failures.set(name, (failures.get(name) ?? 0) + 1);
+      process.stderr.write(`${name} failed (${result.code}): ${result.stderr.trim().slice(0, 300)}\n`);
+      return result;
+    }
+    s.add(`${name}.ms`, result.ms);
+    s.add(`${name}.peak`, result.peakMb);
+    const stats = statsOf(result);
+    if (stats) {
+      s.add(`${name}.evalMs`, stats.evalMs);
+      s.add(`${name}.nodesFetched`, stats.nodesFetched);
+    }
+    return result;
+  };
+  const loads: number[] = [];
+  try {
+    for (let round = 0; round < repeat; round++) {
+      loads.push(os.loadavg()[0] as number);
+      record('node.floor', await run(node, ['-e', '0']));
+      // Cold: a fresh Chromium for each cold sample (libatspi's cold walk included).
+      for (const { label, bin } of clis) {
+        let page = await launch();
+        try {
+          record(`${label}.snapshot.default.cold`, await cli(bin, ['snapshot', app, '--format', 'json']));
+        } finally {
+          await page.stop();
+        }
+        page = await launch();
+        try {
+          record(`${label}.query.button.cold`, await cli(bin, ['query', button, '--stats']));
+        } finally {
+          await page.stop();
+        }
+      }
+      const coldPage = await launch();
+      try {
+        record('libatspi.snapshot.cold', await libatspi(coldPage.pid, 'role,name,states'));
+      } finally {
+        await coldPage.stop();
+      }
+      // Warm: one Chromium, walked once, then every command in turn.
+      const page = await launch();
+      try {
+        await libatspi(page.pid, 'role,name,states');
+        const bounds = await cli(clis[0]!.bin, ['query', `${visible}/@Bounds`, '--format', 'json']);
+        type Found = Array<{ value: { x: number; y: number; width: number; height: number } }>;
+        const rect = (bounds.code === 0 ? (JSON.parse(bounds.stdout) as Found) : [])[0]?.value;
+        const at = rect ? `${Math.round(rect.x + rect.width / 2)},${Math.round(rect.y + rect.height / 2)}` : '10,10';
+        record('libatspi.snapshot.warm', await libatspi(page.pid, 'role,name,states'));
+        record('libatspi.snapshot.warm.extents', await libatspi(page.pid, 'role,name,states,extents'));
+        const commands: Array<[string, string[]]> = [
+          ['query.count-top', ['query', 'count(/*)', '--stats']],
+          ['query.button.warm', ['query', button, '--stats']],
+          ['query.button.scoped', ['query', `${app}${button}`, '--stats']],
+          ['snapshot.default.warm', ['snapshot', app, '--format', 'json']],
+          ['snapshot.all.warm', ['snapshot', app, '--format', 'json', '--attrs', 'all']],
+          ['pick', ['pick', '--at', at, '--stats']],
+          ['locate.one', ['locate', visible]],
+          ['highlight.one', ['highlight', visible, '--duration', '1']],
+        ];
+        // Each command by every build in turn (the order alternating per round), so load hits them alike.
+        const order = round % 2 === 0 ? clis : [...clis].reverse();
+        for (const [name, args] of commands) {
+          for (const { label, bin } of order) record(`${label}.${name}`, await cli(bin, args));
+        }
+      } finally {
+        await page.stop();
+      }
+    }
+  } finally {
+    await stopSession?.();
+  }
+  print('load.1min.median', median(loads), 'load');
+  for (const [name, count] of failures) print(`${name}.failures`, count, 'runs');
+  print('rows', rows, 'rows');
+  print('repeat', repeat, 'samples');
+  for (const name of s.names()) {
+    const unit = name.endsWith('.peak') ? 'MB' : name.endsWith('.nodesFetched') ? 'nodes' : 'ms';
+    print(name, s.median(name), unit);
+  }
+  const ratio = (name: string, baseline: string, ours: string) => {
+    const value = s.median(baseline) / s.median(ours);
+    if (Number.isFinite(value)) print(name, value, 'x');
+  };
+  for (const { label } of clis) {
+    ratio(
+      `ratio.${label}.snapshot.default.cold.vs-libatspi`,
+      'libatspi.snapshot.cold.ms',
+      `${label}.snapshot.default.cold.ms`,
+    );
+    ratio(
+      `ratio.${label}.snapshot.default.warm.vs-libatspi`,
+      'libatspi.snapshot.warm.ms',
+      `${label}.snapshot.default.warm.ms`,
+    );
+    ratio(
+      `ratio.${label}.snapshot.all.warm.vs-libatspi-extents`,
+      'libatspi.snapshot.warm.extents.ms',
+      `${label}.snapshot.all.warm.ms`,
+    );
+  }
+  if (vs) {
+    for (const name of s.names().filter((n) => n.startsWith('cli.') && n.endsWith('.ms'))) {
+      ratio(`ratio.vs-over-cli.${name.slice(4)}`, `vs.${name.slice(4)}`, name);
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

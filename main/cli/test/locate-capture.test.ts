@@ -1,0 +1,40 @@
+import '../../backends/mock.js';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Runtime } from '../../runtime/runtime.js';
+import { XPathService } from '../../xpath/xpath-service.js';
+import { captureLocatorTree, locateNodes } from '../commands/locate.js';
+
+test('one locator capture per tree generation serves every locate; a change makes the next capture anew', async () => {
+  const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  const xpath = new XPathService(runtime);
+  try {
+    let visits = 0;
+    const structural = runtime.structuralChildren.bind(runtime);
+    const peek = runtime.peekStructuralChildren.bind(runtime);
+    runtime.structuralChildren = (node) => (visits++, structural(node));
+    runtime.peekStructuralChildren = (node) => (visits++, peek(node));
+    const { items } = await xpath.evaluate("//Button[@Name='OK']");
+    const targets = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+    assert.equal(targets.length, 3);
+
+    const first = await captureLocatorTree(runtime, [targets[0]!]);
+    const firstVisits = visits;
+    assert.ok(firstVisits > 10, `the first capture walks the tree (${firstVisits} visits)`);
+    const [located] = await locateNodes(runtime, xpath, [targets[1]!]);
+    assert.ok(located && located.locators.length > 0);
+    const again = await captureLocatorTree(runtime, [targets[2]!]);
+    assert.equal(visits, firstVisits, 'later captures of the same generation walk nothing');
+    assert.equal(again.nodes.length, first.nodes.length);
+    // Each capture still carries every attribute of its own targets.
+    const target = again.nodes.find((node) => node.key === targets[2]!.runtimeId);
+    assert.ok(target?.attributes.has('RuntimeId'), 'the target has all its attributes');
+
+    runtime.invalidateAll();
+    await captureLocatorTree(runtime, [targets[0]!]);
+    assert.ok(visits > firstVisits, 'a new generation is captured anew');
+  } finally {
+    await xpath.close();
+    await runtime.shutdown();
+  }
+});

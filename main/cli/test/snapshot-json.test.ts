@@ -1,0 +1,39 @@
+import '../../backends/mock.js';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Runtime } from '../../runtime/runtime.js';
+import { collectSubtree, snapshotJson, writeSnapshotJson, type CollectedNode } from '../serialize.js';
+
+function written(trees: readonly CollectedNode[]): { text: string; chunks: number } {
+  const chunks: string[] = [];
+  writeSnapshotJson(trees, (chunk) => chunks.push(chunk));
+  return { text: chunks.join(''), chunks: chunks.length };
+}
+
+test('writeSnapshotJson writes what JSON.stringify of the JSON tree writes, byte for byte, in chunks', async () => {
+  const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  try {
+    for (const attrs of ['none', 'default', 'all'] as const) {
+      const tree = await collectSubtree(runtime, runtime.desktop, {
+        attrs,
+        includeRuntimeId: false,
+        maxDepth: undefined,
+      });
+      const trees = [tree, tree.children[0]!];
+      assert.equal(written(trees).text, `${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`, attrs);
+    }
+    assert.equal(written([]).text, '[]\n');
+    // A large output goes out in several chunks, never as one string of the whole output.
+    const tree = await collectSubtree(runtime, runtime.desktop, {
+      attrs: 'all',
+      includeRuntimeId: true,
+      maxDepth: undefined,
+    });
+    const many = Array.from({ length: 200 }, () => tree);
+    const big = written(many);
+    assert.ok(big.chunks > 1, `${big.chunks} chunks`);
+    assert.equal(big.text, `${JSON.stringify(many.map(snapshotJson), null, 2)}\n`);
+  } finally {
+    await runtime.shutdown();
+  }
+});
