@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { AttributeSelection } from './serialize.js';
+import type { AttributeSelection } from '../services/snapshot.js';
 import { collect } from './session.js';
 
 export function addRuntimeOptions(command: Command): Command {

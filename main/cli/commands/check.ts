@@ -15,7 +15,7 @@ import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
 import { openSession, type RuntimeCliOptions } from '../session.js';
-import { locateNodes } from './locate.js';
+import { locateNodes } from '../../services/locate.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
 const EXIT_FINDINGS = EXIT_FAILURE;

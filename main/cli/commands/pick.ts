@@ -3,7 +3,7 @@ import type { Point } from '../../../shared/model/values.js';
 import { providerNodesAtPoint } from '../../runtime/element-at-point.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { addRuntimeOptions, parseAttrs, writeStats } from '../options.js';
-import { nodeJson, textLine, type AttributeSelection } from '../serialize.js';
+import { nodeJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
 import type { RuntimeCliOptions } from '../session.js';
 import { openDevices, parsePoint } from './device-support.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { formatValueText } from '../../../shared/model/values.js';
-import { itemJson, textLine, type AttributeSelection } from '../serialize.js';
+import { itemJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
 import { openSession, type RuntimeCliOptions } from '../session.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 

@@ -3,7 +3,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
-import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../serialize.js';
+import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../../services/snapshot.js';
 import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../session.js';
 
 interface SnapshotOptions extends RuntimeCliOptions {
