@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { RuntimeOptions } from '../runtime/runtime.js';
 
 /** The runtime flags every front end accepts: `--provider` (repeatable), `--mock-file`, `--platform`, `--call-timeout`. */
@@ -20,4 +21,16 @@ export function runtimeOptionsFrom(flags: RuntimeFlags): RuntimeOptions {
     backendOptions: flags.mockFile ? { mock: { file: flags.mockFile } } : {},
     ...(flags.platform ? { platform: flags.platform } : {}),
   };
+}
+
+function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Declares the runtime flags on a command (every CLI command that reads the tree, and `serve`). */
+export function addRuntimeOptions(command: Command): Command {
+  return command
+    .option('--provider <id>', 'provider to read the tree with (repeatable): atspi, mock', repeated)
+    .option('--mock-file <xml>', 'tree for the mock provider, in the snapshot XML format (implies --provider mock)')
+    .option('--platform <backend>', 'platform backend: x11, mock or none (default: detected)');
 }

@@ -1,15 +1,8 @@
-import type { Command } from 'commander';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AttributeSelection } from '../services/snapshot.js';
-import { collect } from './session.js';
 
-export function addRuntimeOptions(command: Command): Command {
-  return command
-    .option('--provider <id>', 'provider to read the tree with (repeatable): atspi, mock', collect)
-    .option('--mock-file <xml>', 'tree for the mock provider, in the snapshot XML format (implies --provider mock)')
-    .option('--platform <backend>', 'platform backend: x11, mock or none (default: detected)');
-}
+export { addRuntimeOptions } from '../backends/flags.js';
 
 export function parseAttrs(value: string): AttributeSelection {
   if (value !== 'none' && value !== 'default' && value !== 'all') {

@@ -5,11 +5,6 @@ import { XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
 
-/** Options every command that reads the tree accepts. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 export function parseNonNegativeInteger(name: string) {
   return (value: string): number => {
     if (!/^\d+$/.test(value))

@@ -2,7 +2,7 @@ import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { attributeKey, parseAttributeKey } from '../../shared/model/namespaces.js';
 import { DEFAULT_PRIORITY } from '../../shared/locators/config.js';
 import { formatValueText } from '../../shared/model/values.js';
-import { LocatorIndex, proposeLocators } from '../../shared/locators/generate.js';
+import { LocatorIndex, proposeLocators, type Locator } from '../../shared/locators/generate.js';
 import {
   buildLocatorTree,
   type LocatorNode,
@@ -11,10 +11,16 @@ import {
 } from '../../shared/locators/tree.js';
 import { verifyLocators } from '../../shared/locators/verify.js';
 import { dogtailPath } from '../../shared/export/dogtail.js';
-import type { ExportTarget } from '../../shared/export/templates.js';
+import {
+  parseExportAction,
+  renderExport,
+  type ExportFormat,
+  type ExportTarget,
+} from '../../shared/export/templates.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
+import { selectNodes } from './select-nodes.js';
 import type { CollectedNode } from './snapshot.js';
 
 function toInit(node: CollectedNode): LocatorNodeInit {
@@ -104,4 +110,47 @@ export async function locateNodes(
     });
   }
   return out;
+}
+
+/** The nodes an XPath selects, each with its verified locators (CLI `locate`). */
+export async function locateSelected(
+  runtime: Runtime,
+  xpath: XPathService,
+  expression: string,
+  timeoutMs: number | undefined,
+): Promise<ExportTarget[]> {
+  const targets = await selectNodes(
+    xpath,
+    expression,
+    timeoutMs,
+    `locate needs an XPath that selects nodes; "${expression}" selected other items`,
+  );
+  return locateNodes(runtime, xpath, targets, timeoutMs !== undefined ? { timeoutMs } : {});
+}
+
+/** One node's verified locators, best first, at most `limit`. */
+export async function locatorsOf(
+  runtime: Runtime,
+  xpath: XPathService,
+  node: RuntimeNode,
+  limit?: number,
+): Promise<Locator[]> {
+  const [target] = await locateNodes(runtime, xpath, [node]);
+  return (target?.locators ?? []).slice(0, limit).map((locator) => ({ ...locator }));
+}
+
+/** Test code that finds one node (and acts on it), with the locators it was made from. */
+export async function exportNode(
+  runtime: Runtime,
+  xpath: XPathService,
+  node: RuntimeNode,
+  format: ExportFormat,
+  action: string,
+): Promise<{ code: string; locators: Locator[] }> {
+  const parsedAction = parseExportAction(action);
+  const targets = await locateNodes(runtime, xpath, [node]);
+  return {
+    code: renderExport(format, targets, parsedAction),
+    locators: (targets[0]?.locators ?? []).map((locator) => ({ ...locator })),
+  };
 }

@@ -7,8 +7,7 @@ import {
   type ExportAction,
   type ExportFormat,
 } from '../../../shared/export/templates.js';
-import type { RuntimeNode } from '../../runtime/node.js';
-import { locateNodes } from '../../services/locate.js';
+import { locateSelected } from '../../services/locate.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
 import { openSession, type RuntimeCliOptions } from '../session.js';
 
@@ -32,19 +31,7 @@ export function registerLocate(program: Command): void {
   ).action(async (expression: string, options: LocateOptions) => {
     const session = await openSession(options);
     try {
-      const { items } = await session.xpath.evaluate(expression, {
-        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
-      });
-      const targets = items.flatMap((item): RuntimeNode[] => (item.type === 'node' ? [item.node] : []));
-      if (targets.length !== items.length) {
-        throw new InspectorError(
-          'usage',
-          `locate needs an XPath that selects nodes; "${expression}" selected other items`,
-        );
-      }
-      const located = await locateNodes(session.runtime, session.xpath, targets, {
-        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
-      });
+      const located = await locateSelected(session.runtime, session.xpath, expression, options.timeout);
       if (options.format !== 'json' && located.length === 0) {
         throw new InspectorError('usage', `"${expression}" selected no nodes; nothing to export`);
       }

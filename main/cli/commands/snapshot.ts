@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
-import type { RuntimeNode } from '../../runtime/node.js';
+import { selectNodes } from '../../services/select-nodes.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../../services/snapshot.js';
 import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../session.js';
@@ -36,16 +36,12 @@ export function registerSnapshot(program: Command): void {
     const session = await openSession(options);
     try {
       const stats = measureStats(session.runtime);
-      const { items } = await session.xpath.evaluate(xpath, {
-        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
-      });
-      const roots = items.flatMap((item): RuntimeNode[] => (item.type === 'node' ? [item.node] : []));
-      if (roots.length !== items.length) {
-        throw new InspectorError(
-          'usage',
-          `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
-        );
-      }
+      const roots = await selectNodes(
+        session.xpath,
+        xpath,
+        options.timeout,
+        `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
+      );
       const collect = collectSubtree.bind(null, session.runtime);
       const work = Promise.all(
         roots.map((root) =>

@@ -4,12 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { InspectorSession } from '../../api/session.js';
-import { runtimeOptionsFrom } from '../../backends/flags.js';
-import { addRuntimeOptions } from '../../cli/options.js';
-import type { RuntimeCliOptions } from '../../cli/session.js';
+import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../../backends/flags.js';
 import { isLoopback, startBrowserHost } from './server.js';
 
-interface ServeOptions extends RuntimeCliOptions {
+interface ServeOptions extends RuntimeFlags {
   port: number;
   host?: string;
   open: boolean;
