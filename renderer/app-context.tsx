@@ -1,21 +1,23 @@
-/** The stores of one inspector window, handed to components through a React context. */
+/** The protocol client and the stores of one inspector window, handed to components through a React context. */
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import type { InspectorApi } from './api/types.js';
+import type { InspectorClient } from '../shared/api/client.js';
 import type { DetailsStore } from './stores/details-store.js';
+import type { LocatorsStore } from './stores/locators-store.js';
 import type { SessionStore } from './stores/session-store.js';
 import type { SettingsStore } from './stores/settings-store.js';
 import type { TreeStore } from './stores/tree-store.js';
 import type { XPathStore } from './stores/xpath-store.js';
 
 export interface Stores {
-  api: InspectorApi;
+  client: InspectorClient;
   tree: TreeStore;
   details: DetailsStore;
   xpath: XPathStore;
   session: SessionStore;
   settings: SettingsStore;
+  locators: LocatorsStore;
 }
 
 export const StoresContext = createContext<Stores | undefined>(undefined);

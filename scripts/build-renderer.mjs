@@ -1,6 +1,6 @@
 // Builds the inspector UI: type-checks renderer/ (its own tsconfig: JSX, DOM), then bundles it with esbuild into
 // dist/renderer/ (index.html, app.js, app.css, Monaco's editor worker and fonts; nothing from a CDN, no inline
-// script), and compiles the renderer's store tests to dist/renderer/test/*.test.js for the unit-test runner.
+// script), and compiles the renderer's tests to dist/renderer/test/*.test.js for the unit-test runner.
 //
 //   node scripts/build-renderer.mjs            type-check + bundle + tests
 //   node scripts/build-renderer.mjs --no-check  skip tsc (faster while iterating)
@@ -63,11 +63,26 @@ copyFileSync(path.join(src, 'index.html'), path.join(out, 'index.html'));
 
 // Store tests: plain node:test files, bundled per file with the packages left to node_modules.
 const testDir = path.join(src, 'test');
-const tests = existsSync(testDir) ? readdirSync(testDir).filter((f) => f.endsWith('.test.ts')) : [];
+const tests = existsSync(testDir) ? readdirSync(testDir).filter((f) => /\.test\.tsx?$/.test(f)) : [];
+// Renderer tests run against the real dispatcher (main/), which they load from its compiled form in dist/main (its
+// XPath worker is found beside it there); only renderer/ and shared/ are bundled into the test files.
+const testOut = path.join(out, 'test');
+const mainFromDist = {
+  name: 'main-from-dist',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)main\// }, (args) => {
+      const resolved = path.resolve(args.resolveDir, args.path);
+      if (!resolved.startsWith(path.join(root, 'main') + path.sep)) return undefined;
+      const compiled = path.join(root, 'dist', path.relative(root, resolved));
+      return { path: `./${path.relative(testOut, compiled).split(path.sep).join('/')}`, external: true };
+    });
+  },
+};
 if (tests.length) {
   await esbuild.build({
+    plugins: [mainFromDist],
     entryPoints: tests.map((f) => path.join(testDir, f)),
-    outdir: path.join(out, 'test'),
+    outdir: testOut,
     bundle: true,
     platform: 'node',
     format: 'esm',

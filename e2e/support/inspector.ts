@@ -6,7 +6,8 @@
 //   an Electron build (Electron's binary cannot be downloaded in every environment; where it is missing the suite
 //   runs against the browser host only).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { _electron, chromium, type Browser, type ElectronApplication, type Page } from 'playwright-core';
 import { chromiumExecutable } from './apps.js';
@@ -29,6 +30,11 @@ export interface InspectorOptions {
   args: string[];
   /** Viewport of the browser host's page (the Electron window keeps the size the shell gives it). */
   viewport?: { width: number; height: number };
+  /**
+   * The directory the host keeps its settings in (the UI's panel sizes, history ...); by default a fresh one per
+   * launch, removed on close, so that runs never see each other's settings. Give one to restart over the same.
+   */
+  configDir?: string;
 }
 
 /** The Electron executable named by ELECTRON_OVERRIDE_DIST_PATH (Linux: `<dir>/electron`), if it is there. */
@@ -45,7 +51,21 @@ export function inspectorKind(env: NodeJS.ProcessEnv): InspectorKind {
 
 export async function launchInspector(env: NodeJS.ProcessEnv, options: InspectorOptions): Promise<InspectorUnderTest> {
   const binary = electronBinary(env);
-  return binary ? launchElectron(binary, env, options) : launchBrowserHost(env, options);
+  const own = options.configDir === undefined;
+  const configDir = options.configDir ?? mkdtempSync(path.join(tmpdir(), 'platynui-e2e-config-'));
+  const withConfig = { ...env, XDG_CONFIG_HOME: configDir };
+  const launched = binary ? launchElectron(binary, withConfig, options) : launchBrowserHost(withConfig, options);
+  const inspector = await launched.catch((error: unknown) => {
+    if (own) rmSync(configDir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    ...inspector,
+    async close() {
+      await inspector.close();
+      if (own) rmSync(configDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function launchElectron(

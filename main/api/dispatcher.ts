@@ -15,6 +15,7 @@ import { exportNode, locatorsOf } from '../services/locate.js';
 import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
 import { snapshotXml } from '../services/snapshot.js';
 import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
+import { sessionCapabilities } from './capabilities.js';
 import { Picker } from './picker.js';
 import type { InspectorSession } from './session.js';
 
@@ -216,6 +217,7 @@ export class InspectorDispatcher {
         providers: session.providerStatus(),
         nodesFetched: runtime.nodesFetched,
         accessibility: await session.accessibility(false),
+        capabilities: sessionCapabilities(session),
       }),
       'accessibility.status': async () => session.accessibility(false),
       'accessibility.enable': async () => {

@@ -112,7 +112,10 @@ export class RuntimeNode {
   }
 
   private adoptChildren(sources: readonly ProviderNode[]): readonly RuntimeNode[] {
-    const previous = new Map((this.resolvedChildren ?? []).map((child) => [child.runtimeId, child]));
+    // A child marked removed (a whole-tree invalidation drops every node) is never handed out again.
+    const previous = new Map(
+      (this.resolvedChildren ?? []).filter((child) => !child.isRemoved).map((child) => [child.runtimeId, child]),
+    );
     const children = sources.map(
       (source) => previous.get(source.runtimeId) ?? this.owner.adopt(source, this, this.technology),
     );

@@ -7,7 +7,8 @@ import { PatternsPanel } from './PatternsPanel.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
 import { XPathConsole } from './XPathConsole.js';
-import { nodeLabel } from '../api/types.js';
+import { nodeLabel } from '../model/labels.js';
+import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
 
 function useDarkTheme(): boolean {
   const { settings } = useStores();
@@ -97,8 +98,9 @@ function TopBar({ dark }: { dark: boolean }) {
   const pickNode = useSlice(session, (s) => s.pickNode);
   const pickDepth = useSlice(session, (s) => s.pickDepth);
   const pickStackSize = useSlice(session, (s) => s.pickStackSize);
-  const followFocus = useSlice(session, (s) => s.followFocus);
-  const features = useSlice(session, (s) => s.info?.features);
+  const followFocus = useSlice(settings, (s) => s.followFocus);
+  const canPick = useSlice(session, (s) => selectCapabilities(s).pick);
+  const canFollowFocus = useSlice(session, (s) => selectCapabilities(s).followFocus);
   const theme = useSlice(settings, (s) => s.theme);
   const pick = async () => {
     if (picking) {
@@ -112,7 +114,7 @@ function TopBar({ dark }: { dark: boolean }) {
       <button
         type="button"
         aria-pressed={picking}
-        disabled={features ? !features.pick : true}
+        disabled={!canPick}
         onClick={() => void pick()}
         title="Pick an element on screen (a click or F8 selects, Escape cancels, ↑/↓ or the wheel cycle the stack)"
       >
@@ -127,11 +129,8 @@ function TopBar({ dark }: { dark: boolean }) {
         <input
           type="checkbox"
           checked={followFocus}
-          disabled={features ? !features.followFocus : true}
-          onChange={(e) => {
-            void session.getState().setFollowFocus(e.target.checked);
-            settings.getState().update({ followFocus: e.target.checked });
-          }}
+          disabled={!canFollowFocus}
+          onChange={(e) => settings.getState().update({ followFocus: e.target.checked })}
         />
         Follow focus
       </label>
@@ -162,7 +161,8 @@ function Panel({ children, className, style }: { children: ReactNode; className:
 export function App({ onReconnect }: { onReconnect: () => void }) {
   const { session, settings, tree } = useStores();
   const dark = useDarkTheme();
-  const info = useSlice(session, (s) => s.info);
+  const connected = useSlice(session, (s) => s.info !== undefined);
+  const accessibilityOn = useSlice(session, selectAccessibilityOn);
   const connection = useSlice(session, (s) => s.connection);
   const error = useSlice(session, (s) => s.error);
   const picking = useSlice(session, (s) => s.picking);
@@ -196,7 +196,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
     };
   }, [picking, session, tree]);
 
-  if (connection === 'closed' && !info) {
+  if (connection === 'closed' && !connected) {
     return (
       <main className="a11y-off">
         <h1>Not connected</h1>
@@ -207,7 +207,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
       </main>
     );
   }
-  if (info?.accessibility === 'off') {
+  if (!accessibilityOn) {
     return (
       <div className="app">
         <AccessibilityOff onEnabled={onReconnect} />

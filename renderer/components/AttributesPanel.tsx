@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { attributeKey } from '../../shared/model/namespaces.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
-import { nodeLabel } from '../api/types.js';
+import { nodeLabel } from '../model/labels.js';
 import { useSlice, useStores } from '../app-context.js';
 import { attributeText, groupAttributes, type SortKey } from '../stores/details-store.js';
 import { copyText } from './clipboard.js';

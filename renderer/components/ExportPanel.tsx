@@ -1,54 +1,28 @@
-import { useEffect, useState } from 'react';
-import type { Locator } from '../api/types.js';
-import { asApiError } from '../api/types.js';
+import { useEffect } from 'react';
 import { useSlice, useStores } from '../app-context.js';
+import { selectCapabilities } from '../stores/session-store.js';
 import { copyText } from './clipboard.js';
 
 /** The ranked locators of the selected node, each copied with one click. */
 export function ExportPanel() {
-  const { details, api, session, xpath, settings } = useStores();
-  const node = useSlice(details, (s) => s.node);
-  const nodeId = node?.runtimeId;
-  const available = useSlice(session, (s) => s.info?.features.locators ?? false);
+  const { details, locators: store, session, xpath, settings } = useStores();
+  const nodeId = useSlice(details, (s) => s.node?.runtimeId);
+  const available = useSlice(session, (s) => selectCapabilities(s).locators);
   const auto = useSlice(settings, (s) => s.autoLocators);
-  const [locators, setLocators] = useState<Locator[]>([]);
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [requested, setRequested] = useState<string | undefined>();
+  const locators = useSlice(store, (s) => s.locators);
+  const code = useSlice(store, (s) => s.code);
+  const error = useSlice(store, (s) => s.error);
+  const busy = useSlice(store, (s) => s.busy);
 
   // Locators are computed on demand (they verify candidates against the whole tree, which can take long on big
-  // trees); with "auto" they follow the selection once it has rested for a moment.
+  // trees); with "auto" they follow the selection once it has rested for a moment. A fresh view of the same node
+  // (after a reload) keeps the locators; another node clears them.
   useEffect(() => {
-    setLocators([]);
-    setError(undefined);
-    setRequested(undefined);
+    if (store.getState().runtimeId !== nodeId) store.getState().clear();
     if (!nodeId || !available || !auto) return;
-    const timer = setTimeout(() => setRequested(nodeId), 600);
+    const timer = setTimeout(() => void store.getState().find(nodeId), 600);
     return () => clearTimeout(timer);
-    // A fresh view of the same node (after a reload) keeps the locators; another node clears them.
-  }, [nodeId, available, auto]);
-
-  useEffect(() => {
-    if (!requested) return;
-    let live = true;
-    setBusy(true);
-    api.locators(requested).then(
-      (found) => {
-        if (!live) return;
-        setLocators(found);
-        setBusy(false);
-        if (found.length === 0) setError('No locator identifies this node');
-      },
-      (e: unknown) => {
-        if (!live) return;
-        setError(asApiError(e).message);
-        setBusy(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [requested, api]);
+  }, [nodeId, available, auto, store]);
 
   const copy = (text: string) =>
     void copyText(text).then(
@@ -63,8 +37,8 @@ export function ExportPanel() {
       <div className="toolbar-inline">
         <button
           type="button"
-          disabled={!node || !available || busy}
-          onClick={() => node && setRequested(node.runtimeId)}
+          disabled={!nodeId || !available || busy}
+          onClick={() => nodeId && void store.getState().find(nodeId)}
         >
           {busy ? 'Finding locators…' : 'Find locators'}
         </button>
@@ -82,9 +56,11 @@ export function ExportPanel() {
         {locators.map((locator, i) => (
           <li key={`${locator.xpath}-${i}`} className="locator">
             <code className="locator-xpath">{locator.xpath}</code>
-            {locator.unique === false ? <span className="badge">not unique</span> : null}
-            {locator.score !== undefined ? <span className="score">score {locator.score}</span> : null}
-            {locator.description ? <span className="muted locator-why">{locator.description}</span> : null}
+            {locator.matches !== 1 ? <span className="badge">not unique</span> : null}
+            <span className="score">score {locator.score}</span>
+            <span className="muted locator-why">
+              {locator.strategy}: {locator.reason}
+            </span>
             <button type="button" aria-label={`Copy locator ${locator.xpath}`} onClick={() => copy(locator.xpath)}>
               Copy
             </button>
@@ -95,16 +71,18 @@ export function ExportPanel() {
             >
               Try
             </button>
-            {Object.entries(locator.code ?? {}).map(([language, code]) => (
-              <button
-                key={language}
-                type="button"
-                aria-label={`Copy ${language} code for ${locator.xpath}`}
-                onClick={() => copy(code)}
-              >
-                {language}
-              </button>
-            ))}
+            {i === 0
+              ? Object.entries(code).map(([language, text]) => (
+                  <button
+                    key={language}
+                    type="button"
+                    aria-label={`Copy ${language} code for ${locator.xpath}`}
+                    onClick={() => copy(text)}
+                  >
+                    {language}
+                  </button>
+                ))
+              : null}
           </li>
         ))}
       </ol>

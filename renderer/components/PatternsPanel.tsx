@@ -1,14 +1,15 @@
 import { useState } from 'react';
+import type { ActionArgs } from '../../shared/api/client.js';
 import { patternDefinition } from '../../shared/model/patterns.js';
 import { formatValueText } from '../../shared/model/values.js';
 import { useSlice, useStores } from '../app-context.js';
 
 /** Actions that take input, and how to ask for it. */
-const INPUTS: { [action: string]: { fields: string[]; build: (values: string[]) => unknown } } = {
+const INPUTS: { [action: string]: { fields: string[]; build: (values: string[]) => ActionArgs } } = {
   setValue: { fields: ['value'], build: ([v]) => ({ value: v ?? '' }) },
   move: { fields: ['x', 'y'], build: ([x, y]) => ({ x: Number(x), y: Number(y) }) },
   resize: { fields: ['width', 'height'], build: ([w, h]) => ({ width: Number(w), height: Number(h) }) },
-  scroll: { fields: ['dx', 'dy'], build: ([x, y]) => ({ deltaX: Number(x), deltaY: Number(y) }) },
+  scroll: { fields: ['x', 'y'], build: ([x, y]) => ({ x: Number(x), y: Number(y) }) },
 };
 
 export function PatternsPanel() {

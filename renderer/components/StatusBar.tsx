@@ -1,9 +1,13 @@
 import { useSlice, useStores } from '../app-context.js';
+import { selectAccessibilityOn } from '../stores/session-store.js';
 
 export function StatusBar() {
-  const { session, tree } = useStores();
+  const { session, tree, settings } = useStores();
   const connection = useSlice(session, (s) => s.connection);
-  const info = useSlice(session, (s) => s.info);
+  const providers = useSlice(session, (s) => s.info?.status.providers);
+  const platform = useSlice(session, (s) => s.info?.status.platform);
+  const accessibilityOn = useSlice(session, selectAccessibilityOn);
+  const settingsError = useSlice(settings, (s) => s.hostError);
   const message = useSlice(session, (s) => s.message);
   const error = useSlice(session, (s) => s.error);
   const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
@@ -12,15 +16,17 @@ export function StatusBar() {
   return (
     <footer className="status-bar" aria-label="Status bar">
       <span className={`conn ${connection}`}>● {connection === 'open' ? 'connected' : connection}</span>
-      {info ? (
+      {providers ? (
         <span>
-          {info.providers.map((p) => `${p.name} (${p.state})`).join(', ')} · accessibility {info.accessibility}
-          {info.platform ? ` · platform ${info.platform}` : ''}
+          {providers.map((p) => `${p.displayName} (${p.state})`).join(', ')} · accessibility{' '}
+          {accessibilityOn ? 'on' : 'off'}
+          {platform ? ` · platform ${platform}` : ''}
         </span>
       ) : null}
       <span>{loaded} nodes loaded</span>
       {picking ? <span className="picking">Pick mode</span> : null}
       {error || treeError ? <span className="error">{error ?? treeError}</span> : null}
+      {settingsError ? <span className="error">{settingsError}</span> : null}
       {message ? <span className={message.level === 'error' ? 'error' : 'message'}>{message.text}</span> : null}
     </footer>
   );

@@ -1,14 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
-import { nodeLabel } from '../api/types.js';
+import { nodeLabel } from '../model/labels.js';
 import { useSlice, useStores } from '../app-context.js';
 import type { TreeRow } from '../stores/tree-store.js';
 import { roleFamily, roleGlyph } from '../model/roles.js';
 
 export const ROW_HEIGHT = 22;
+/** How long a highlight asked for from the UI stays on screen. */
+export const HIGHLIGHT_MS = 3000;
 
 export function TreeView() {
-  const { tree, api } = useStores();
+  const { tree, client } = useStores();
   const rows = useSlice(tree, (s) => s.rows);
   const selectedId = useSlice(tree, (s) => s.selectedId);
   const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
@@ -108,7 +110,9 @@ export function TreeView() {
           })}
         </div>
       </div>
-      <TreeFooter onHighlight={() => selectedId && void api.highlight([selectedId])} />
+      <TreeFooter
+        onHighlight={() => selectedId && void client.highlight({ runtimeIds: [selectedId], durationMs: HIGHLIGHT_MS })}
+      />
     </div>
   );
 }

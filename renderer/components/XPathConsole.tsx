@@ -2,17 +2,18 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { attributeKey } from '../../shared/model/namespaces.js';
 import { formatValueText } from '../../shared/model/values.js';
-import type { ResultItem } from '../api/types.js';
-import { nodeLabel } from '../api/types.js';
+import type { EvaluationItem } from '../../shared/api/schema.js';
+import { nodeLabel } from '../model/labels.js';
 import { useSlice, useStores } from '../app-context.js';
 import { roleGlyph } from '../model/roles.js';
 import { summaryText } from '../stores/xpath-store.js';
+import { HIGHLIGHT_MS } from './TreeView.js';
 import { lineColumn } from '../xpath/language.js';
 import { monaco, registerXPath, XPATH_LANGUAGE } from '../xpath/monaco-setup.js';
 
 const RESULT_HEIGHT = 22;
 
-export function resultLabel(item: ResultItem): string {
+export function resultLabel(item: EvaluationItem): string {
   switch (item.type) {
     case 'node':
       return nodeLabel(item.node);
@@ -162,7 +163,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
 }
 
 function HighlightAll() {
-  const { xpath, api, session } = useStores();
+  const { xpath, client, session } = useStores();
   const count = useSlice(xpath, (s) => s.count);
   return (
     <button
@@ -173,7 +174,7 @@ function HighlightAll() {
           .getState()
           .results.map((r) => (r.type === 'node' ? r.node.runtimeId : r.type === 'attribute' ? r.owner.runtimeId : ''))
           .filter(Boolean);
-        void api.highlight(ids).then(
+        void client.highlight({ runtimeIds: ids, durationMs: HIGHLIGHT_MS }).then(
           () => session.getState().say(`Highlighted ${ids.length} elements`),
           (e: unknown) => session.getState().say(`Highlight failed: ${String(e)}`, 'error'),
         );
@@ -185,7 +186,7 @@ function HighlightAll() {
 }
 
 function ResultList() {
-  const { xpath, tree, api } = useStores();
+  const { xpath, tree, client } = useStores();
   const results = useSlice(xpath, (s) => s.results);
   const version = useSlice(xpath, (s) => s.resultsVersion);
   const selectedIndex = useSlice(xpath, (s) => s.selectedIndex);
@@ -207,7 +208,7 @@ function ResultList() {
     const target = item.type === 'node' ? item.node : item.type === 'attribute' ? item.owner : undefined;
     if (target) {
       void tree.getState().reveal(target.runtimeId);
-      void api.highlight([target.runtimeId]).catch(() => undefined);
+      void client.highlight({ runtimeIds: [target.runtimeId], durationMs: HIGHLIGHT_MS }).catch(() => undefined);
     }
   };
 

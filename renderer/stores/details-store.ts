@@ -3,11 +3,11 @@
  * results of pattern actions. Loads follow the selection; a late answer for a node no longer selected is dropped.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AttributeEntry } from '../../shared/model/attributes.js';
+import type { ActionArgs, InspectorClient } from '../../shared/api/client.js';
+import type { ApiAttribute, NodeSummary, PatternInfo } from '../../shared/api/schema.js';
 import { NAMESPACES } from '../../shared/model/namespaces.js';
 import { formatValueText } from '../../shared/model/values.js';
-import type { InspectorApi, NodeView, PatternView } from '../api/types.js';
-import { asApiError } from '../api/types.js';
+import { errorOf } from '../model/errors.js';
 
 export type SortKey = 'name' | 'value' | 'type';
 
@@ -20,9 +20,9 @@ export interface ActionOutcome {
 }
 
 export interface DetailsState {
-  node: NodeView | undefined;
-  attributes: AttributeEntry[];
-  patterns: PatternView[];
+  node: NodeSummary | undefined;
+  attributes: ApiAttribute[];
+  patterns: PatternInfo[];
   loading: boolean;
   error: string | undefined;
   sort: { key: SortKey; descending: boolean };
@@ -33,37 +33,37 @@ export interface DetailsState {
 }
 
 export interface DetailsActions {
-  show(node: NodeView | undefined): Promise<void>;
+  show(node: NodeSummary | undefined): Promise<void>;
   reload(): Promise<void>;
   setSort(key: SortKey): void;
   setFilter(text: string): void;
-  perform(action: string, args?: unknown): Promise<ActionOutcome>;
+  perform(action: string, args?: ActionArgs): Promise<ActionOutcome>;
 }
 
 export type DetailsStore = StoreApi<DetailsState & DetailsActions>;
 
 export interface AttributeGroup {
   namespace: string;
-  entries: AttributeEntry[];
+  entries: ApiAttribute[];
 }
 
-export function attributeText(entry: AttributeEntry): string {
+export function attributeText(entry: ApiAttribute): string {
   return formatValueText(entry.value);
 }
 
 /** Groups by namespace (control, item, app, native order), sorted and filtered within each group. */
 export function groupAttributes(
-  entries: readonly AttributeEntry[],
+  entries: readonly ApiAttribute[],
   sort: DetailsState['sort'],
   filter: string,
 ): AttributeGroup[] {
   const needle = filter.trim().toLowerCase();
-  const matches = (entry: AttributeEntry) =>
+  const matches = (entry: ApiAttribute) =>
     !needle ||
     entry.name.toLowerCase().includes(needle) ||
     `${entry.namespace}:${entry.name}`.toLowerCase().includes(needle) ||
     attributeText(entry).toLowerCase().includes(needle);
-  const key = (entry: AttributeEntry): string =>
+  const key = (entry: ApiAttribute): string =>
     sort.key === 'name' ? entry.name : sort.key === 'type' ? entry.value.type : attributeText(entry);
   const groups: AttributeGroup[] = [];
   const order = [...NAMESPACES, ...new Set(entries.map((e) => e.namespace))].filter(
@@ -81,7 +81,16 @@ export function groupAttributes(
   return groups;
 }
 
-export function createDetailsStore(api: InspectorApi): DetailsStore {
+/** An input left empty is not sent (the host would refuse an empty number). */
+function withoutEmpty(args: ActionArgs): ActionArgs {
+  const out: ActionArgs = {};
+  for (const [key, value] of Object.entries(args) as Array<[keyof ActionArgs, ActionArgs[keyof ActionArgs]]>) {
+    if (value !== undefined && value !== '') (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+export function createDetailsStore(client: InspectorClient): DetailsStore {
   let ticket = 0;
   return createStore<DetailsState & DetailsActions>()((set, get) => ({
     node: undefined,
@@ -106,14 +115,17 @@ export function createDetailsStore(api: InspectorApi): DetailsStore {
       if (!node) return;
       try {
         const [attributes, patterns] = await Promise.all([
-          api.attributes(node.runtimeId),
-          api.patterns(node.runtimeId).catch(() => [] as PatternView[]),
+          client.attributes(node.runtimeId).then((result) => result.attributes),
+          client.patterns(node.runtimeId).then(
+            (result) => result.patterns,
+            () => [] as PatternInfo[],
+          ),
         ]);
         if (mine !== ticket) return;
         set({ attributes, patterns, loading: false });
       } catch (error) {
         if (mine !== ticket) return;
-        const e = asApiError(error);
+        const e = errorOf(error);
         set({
           loading: false,
           error: e.code === 'stale-node' ? `${e.message} (the node is stale)` : e.message,
@@ -149,10 +161,10 @@ export function createDetailsStore(api: InspectorApi): DetailsStore {
         };
       } else {
         try {
-          const result = await api.performAction(node.runtimeId, action, args, node.revision);
-          outcome = { action, ok: true, stale: false, message: result.message ?? `${action}: done` };
+          await client.action(node.runtimeId, node.revision, action, withoutEmpty(args ?? {}));
+          outcome = { action, ok: true, stale: false, message: `${action}: done` };
         } catch (error) {
-          const e = asApiError(error);
+          const e = errorOf(error);
           const stale = e.code === 'stale-node';
           outcome = {
             action,

@@ -1,13 +1,20 @@
 /**
- * The session as the status bar and the top bar show it: connection, providers, accessibility switch, pick mode,
- * follow focus, the last message. Pick mode and follow focus talk to the host; their results select in the tree.
+ * The session as the status bar and the top bar show it: the connection, what the host is (its desktop, providers,
+ * accessibility switch and capabilities, all from the protocol's `desktop` and `status`), pick mode and the last
+ * message. Pick results go to `onReveal`, which selects them in the tree.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { HostEvent, InspectorApi, NodeView, SessionInfo } from '../api/types.js';
-import { asApiError } from '../api/types.js';
+import type { InspectorClient } from '../../shared/api/client.js';
+import type { Capabilities, InspectorEvent, NodeSummary, Result } from '../../shared/api/schema.js';
+import { errorOf } from '../model/errors.js';
+
+export interface HostInfo {
+  desktop: NodeSummary;
+  status: Result<'status'>;
+}
 
 export interface SessionState {
-  info: SessionInfo | undefined;
+  info: HostInfo | undefined;
   connection: 'connecting' | 'open' | 'closed';
   error: string | undefined;
   message: { text: string; level: 'info' | 'error' } | undefined;
@@ -15,33 +22,46 @@ export interface SessionState {
   /** In pick mode: a click in the application selects (the host captured the pointer). */
   pickByClick: boolean;
   /** The node under the pointer in pick mode, its depth in the stack at the point and the stack's size. */
-  pickNode: NodeView | undefined;
+  pickNode: NodeSummary | undefined;
   pickDepth: number;
   pickStackSize: number;
-  followFocus: boolean;
   enabling: boolean;
 }
 
 export interface SessionActions {
-  connect(): Promise<SessionInfo | undefined>;
+  connect(): Promise<HostInfo | undefined>;
   enableAccessibility(): Promise<void>;
   startPick(): Promise<void>;
   cyclePick(delta: number): Promise<void>;
   /** Ends pick mode; with accept, resolves to the picked node (which the caller reveals). */
-  stopPick(accept: boolean): Promise<NodeView | undefined>;
-  setFollowFocus(on: boolean): Promise<void>;
+  stopPick(accept: boolean): Promise<NodeSummary | undefined>;
   say(text: string, level?: 'info' | 'error'): void;
-  handleEvent(event: HostEvent): void;
+  setConnection(state: SessionState['connection']): void;
+  handleEvent(event: InspectorEvent): void;
 }
 
 export type SessionStore = StoreApi<SessionState & SessionActions>;
 
 export interface SessionCallbacks {
-  /** A node was picked or focus moved with follow-focus on: reveal and select it. */
-  onReveal(node: NodeView): void;
+  /** A node was picked: reveal and select it. */
+  onReveal(node: NodeSummary): void;
 }
 
-export function createSessionStore(api: InspectorApi, callbacks: SessionCallbacks): SessionStore {
+const NO_CAPABILITIES: Capabilities = { pick: false, highlight: false, followFocus: false, locators: false };
+
+/** The host's capabilities; none until the host answered. */
+export const selectCapabilities = (state: SessionState): Capabilities =>
+  state.info?.status.capabilities ?? NO_CAPABILITIES;
+
+/** False only when the host reports the accessibility switch off. */
+export const selectAccessibilityOn = (state: SessionState): boolean => state.info?.status.accessibility.enabled ?? true;
+
+export function createSessionStore(client: InspectorClient, callbacks: SessionCallbacks): SessionStore {
+  const readInfo = async (): Promise<HostInfo> => {
+    const [desktop, status] = await Promise.all([client.desktop(), client.status()]);
+    return { desktop: desktop.node, status };
+  };
+
   return createStore<SessionState & SessionActions>()((set, get) => ({
     info: undefined,
     connection: 'connecting',
@@ -52,16 +72,15 @@ export function createSessionStore(api: InspectorApi, callbacks: SessionCallback
     pickNode: undefined,
     pickDepth: 0,
     pickStackSize: 0,
-    followFocus: false,
     enabling: false,
 
     async connect() {
       try {
-        const info = await api.info();
+        const info = await readInfo();
         set({ info, connection: 'open', error: undefined });
         return info;
       } catch (error) {
-        set({ connection: 'closed', error: asApiError(error).message });
+        set({ connection: 'closed', error: errorOf(error).message });
         return undefined;
       }
     },
@@ -69,57 +88,49 @@ export function createSessionStore(api: InspectorApi, callbacks: SessionCallback
     async enableAccessibility() {
       set({ enabling: true });
       try {
-        await api.enableAccessibility();
-        const info = await api.info();
+        await client.enableAccessibility();
+        const info = await readInfo();
         set({ info, enabling: false });
-        get().say(info.accessibility === 'on' ? 'Accessibility switched on' : 'Accessibility is still off', 'info');
+        get().say(info.status.accessibility.enabled ? 'Accessibility switched on' : 'Accessibility is still off');
       } catch (error) {
         set({ enabling: false });
-        get().say(`Could not switch accessibility on: ${asApiError(error).message}`, 'error');
+        get().say(`Could not switch accessibility on: ${errorOf(error).message}`, 'error');
       }
     },
 
     async startPick() {
       try {
-        const started = await api.startPick();
+        const started = await client.startPick();
         set({ picking: true, pickByClick: started.clickSelects, pickNode: undefined, pickDepth: 0, pickStackSize: 0 });
         get().say(
           started.clickSelects
             ? 'Pick: point at an element; a click (it does not reach the application), Enter or F8 selects, the ' +
                 'wheel or ↑/↓ cycles, Escape or a right click cancels'
             : `Pick: point at an element; Enter or F8 selects, ↑/↓ cycles, Escape cancels (clicks are not ` +
-                `captured: ${started.note ?? 'unsupported'})`,
+                `captured: ${started.clickNote ?? 'unsupported'})`,
         );
       } catch (error) {
-        get().say(`Pick mode is not available: ${asApiError(error).message}`, 'error');
+        get().say(`Pick mode is not available: ${errorOf(error).message}`, 'error');
       }
     },
 
     async cyclePick(delta) {
       if (!get().picking) return;
-      await api.cyclePick(delta).catch(() => undefined);
+      await client.cyclePick(delta).catch(() => undefined);
     },
 
     async stopPick(accept) {
       if (!get().picking) return undefined;
       set({ picking: false });
       try {
-        const node = await api.stopPick(accept);
-        const picked = node ?? (accept ? get().pickNode : undefined);
+        let picked: NodeSummary | undefined;
+        if (accept) picked = (await client.selectPick()).node ?? get().pickNode;
+        else await client.stopPick();
         get().say(picked ? 'Picked' : 'Pick cancelled');
         return picked;
       } catch (error) {
-        get().say(`Pick failed: ${asApiError(error).message}`, 'error');
+        get().say(`Pick failed: ${errorOf(error).message}`, 'error');
         return undefined;
-      }
-    },
-
-    async setFollowFocus(on) {
-      try {
-        await api.setFollowFocus(on);
-        set({ followFocus: on });
-      } catch (error) {
-        get().say(`Follow focus is not available: ${asApiError(error).message}`, 'error');
       }
     },
 
@@ -127,25 +138,33 @@ export function createSessionStore(api: InspectorApi, callbacks: SessionCallback
       set({ message: { text, level } });
     },
 
+    setConnection(connection) {
+      set({ connection });
+    },
+
     handleEvent(event) {
       switch (event.type) {
-        case 'pick-hover':
-          set({ pickNode: event.node, pickDepth: event.depth, pickStackSize: event.stackSize });
+        case 'pick.hover':
+          set({ pickNode: event.node ?? undefined, pickDepth: event.depth, pickStackSize: event.stackSize });
           break;
-        case 'pick-end':
-          if (get().picking) get().say(event.node ? 'Picked' : 'Pick cancelled');
+        case 'pick.selected':
+          if (get().picking) get().say('Picked');
           set({ picking: false });
-          if (event.node) callbacks.onReveal(event.node);
+          callbacks.onReveal(event.node);
           break;
-        case 'focus-changed':
-          if (get().followFocus) callbacks.onReveal(event.node);
+        case 'pick.stopped':
+          if (get().picking) get().say('Pick cancelled');
+          set({ picking: false });
           break;
-        case 'status':
-          get().say(event.message, event.level ?? 'info');
+        case 'provider.status': {
+          const info = get().info;
+          if (info) set({ info: { ...info, status: { ...info.status, providers: event.providers } } });
+          get().say(
+            event.providers.map((p) => `${p.displayName}: ${p.state}${p.message ? ` (${p.message})` : ''}`).join(', '),
+            event.providers.some((p) => p.state !== 'ready') ? 'error' : 'info',
+          );
           break;
-        case 'connection':
-          set({ connection: event.state });
-          break;
+        }
         default:
           break;
       }

@@ -4,12 +4,14 @@
  * `version` counter tells subscribers that they changed, so that a 100,000-node tree is never copied per update.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { HostEvent, InspectorApi, NodeView } from '../api/types.js';
-import { asApiError, nodeLabel } from '../api/types.js';
+import type { InspectorClient } from '../../shared/api/client.js';
+import type { InspectorEvent, NodeSummary, TreeChange } from '../../shared/api/schema.js';
+import { errorOf } from '../model/errors.js';
+import { nodeLabel } from '../model/labels.js';
 
 export interface TreeRow {
   id: string;
-  node: NodeView;
+  node: NodeSummary;
   /** 1-based depth, as aria-level wants it. */
   level: number;
   /** undefined for leaves. */
@@ -23,7 +25,7 @@ export interface TreeRow {
 
 export interface TreeState {
   rootId: string | undefined;
-  nodes: Map<string, NodeView>;
+  nodes: Map<string, NodeSummary>;
   children: Map<string, string[]>;
   parents: Map<string, string>;
   loading: Set<string>;
@@ -42,7 +44,7 @@ export interface TreeState {
 }
 
 export interface TreeActions {
-  setRoot(node: NodeView): Promise<void>;
+  setRoot(node: NodeSummary): Promise<void>;
   loadChildren(id: string, force?: boolean): Promise<string[]>;
   expand(id: string): Promise<void>;
   collapse(id: string): void;
@@ -54,9 +56,9 @@ export interface TreeActions {
   expandAll(id: string, limit?: number): Promise<number>;
   refresh(id: string, subtree: boolean): Promise<void>;
   /** Loads and expands the path to a node, selects it and scrolls it into view. */
-  reveal(id: string, path?: NodeView[]): Promise<void>;
+  reveal(id: string, path?: NodeSummary[]): Promise<void>;
   setFilter(text: string): void;
-  handleEvent(event: HostEvent): void;
+  handleEvent(event: InspectorEvent): void;
   /** Waits for reloads scheduled by events (tests, benchmarks). */
   settle(): Promise<void>;
 }
@@ -118,7 +120,20 @@ export function computeRows(state: TreeState): TreeRow[] {
   return rows.filter((_, i) => keep[i]);
 }
 
-export function createTreeStore(api: InspectorApi): TreeStore {
+/** Children are read in pages of this size (the protocol caps a page at 10,000). */
+const CHILDREN_PAGE = 2000;
+
+/** Every structural child of a node, page by page; `refresh` makes the host read them again first. */
+async function fetchChildren(client: InspectorClient, id: string, refresh: boolean): Promise<NodeSummary[]> {
+  const out: NodeSummary[] = [];
+  for (let offset = 0; ; offset += CHILDREN_PAGE) {
+    const page = await client.children(id, { offset, limit: CHILDREN_PAGE, refresh: refresh && offset === 0 });
+    out.push(...page.nodes);
+    if (page.nodes.length === 0 || offset + page.nodes.length >= page.total) return out;
+  }
+}
+
+export function createTreeStore(client: InspectorClient): TreeStore {
   const reloads = new Map<string, ReturnType<typeof setTimeout>>();
   const followUps = new Set<ReturnType<typeof setTimeout>>();
   const inflight = new Set<Promise<unknown>>();
@@ -150,14 +165,14 @@ export function createTreeStore(api: InspectorApi): TreeStore {
       for (const kid of kids ?? []) forget(kid, keep);
     };
 
-    const loadChildren = async (id: string, force = false): Promise<string[]> => {
+    const loadChildren = async (id: string, force = false, refreshHost = false): Promise<string[]> => {
       const s = get();
       const known = s.children.get(id);
       if (known && !force) return known;
       s.loading.add(id);
       commit();
       try {
-        const views = await track(api.children(id));
+        const views = await track(fetchChildren(client, id, refreshHost));
         const st = get();
         const previous = st.children.get(id) ?? [];
         const ids = views.map((view) => view.runtimeId);
@@ -185,8 +200,9 @@ export function createTreeStore(api: InspectorApi): TreeStore {
       } catch (error) {
         const st = get();
         st.loading.delete(id);
-        st.errors.set(id, asApiError(error).message);
-        commit({ lastError: asApiError(error).message });
+        const message = errorOf(error).message;
+        st.errors.set(id, message);
+        commit({ lastError: message });
         return [];
       }
     };
@@ -209,12 +225,52 @@ export function createTreeStore(api: InspectorApi): TreeStore {
       );
     };
 
+    /** One reported change: mark what went away, reload the lists that changed (coalesced per node). */
+    const applyChange = (change: TreeChange) => {
+      const s = get();
+      const { kind, runtimeId, parentRuntimeId } = change;
+      if (kind === 'TreeInvalidated' || (!runtimeId && !parentRuntimeId)) {
+        if (s.rootId) scheduleReload(s.rootId);
+        return;
+      }
+      if (kind === 'NodeRemoved' && runtimeId) {
+        const node = s.nodes.get(runtimeId);
+        if (node) {
+          s.nodes.set(runtimeId, { ...node, stale: true });
+          commit();
+        }
+      }
+      const parent = parentRuntimeId ?? (runtimeId ? s.parents.get(runtimeId) : undefined);
+      if (kind === 'NodeUpdated' && runtimeId) {
+        // The new name and revision come with the parent's children; the node's own children may change too.
+        if (s.children.has(runtimeId)) scheduleReload(runtimeId);
+      }
+      if (parent && s.children.has(parent)) scheduleReload(parent);
+      else if (!parent && s.rootId) {
+        // A new or vanished application: the desktop's list can lag behind the event (the registry answers with
+        // the old list for a moment), so look again a little later too.
+        scheduleReload(s.rootId);
+        const rootId = s.rootId;
+        const later = setTimeout(() => {
+          followUps.delete(later);
+          scheduleReload(rootId);
+        }, 1000);
+        followUps.add(later);
+      }
+    };
+
     /** Reloads the children of a node and of every expanded, loaded node below it. */
     const reloadExpanded = async (id: string): Promise<void> => {
       if (!get().children.has(id)) return;
       const ids = await loadChildren(id, true);
       const s = get();
       await Promise.all(ids.filter((kid) => s.expanded.has(kid) && s.children.has(kid)).map(reloadExpanded));
+    };
+
+    /** The chain from the desktop down to the node, both included. */
+    const pathTo = async (id: string): Promise<NodeSummary[]> => {
+      const [ancestors, node] = await Promise.all([client.ancestors(id), client.node(id)]);
+      return [...ancestors.nodes, node];
     };
 
     const selectIndex = (index: number) => {
@@ -252,7 +308,7 @@ export function createTreeStore(api: InspectorApi): TreeStore {
         await loadChildren(node.runtimeId);
       },
 
-      loadChildren,
+      loadChildren: (id, force) => loadChildren(id, force),
 
       async expand(id) {
         const s = get();
@@ -350,15 +406,19 @@ export function createTreeStore(api: InspectorApi): TreeStore {
       },
 
       async refresh(id, subtree) {
-        await api.refresh(id, subtree).catch(() => undefined);
+        // The host reads the node's children again; the parent's list brings the node's fresh name and revision.
         const parent = get().parents.get(id);
         if (parent) await loadChildren(parent, true);
-        if (subtree) await reloadExpanded(id);
-        else if (get().children.has(id)) await loadChildren(id, true);
+        if (get().children.has(id)) await loadChildren(id, true, true);
+        if (subtree) {
+          const s = get();
+          const kids = s.children.get(id) ?? [];
+          await Promise.all(kids.filter((kid) => s.expanded.has(kid) && s.children.has(kid)).map(reloadExpanded));
+        }
       },
 
       async reveal(id, path) {
-        const chain = path ?? (await api.path(id));
+        const chain = path ?? (await pathTo(id));
         const s = get();
         for (const view of chain) {
           if (!s.nodes.has(view.runtimeId)) s.nodes.set(view.runtimeId, view);
@@ -383,37 +443,13 @@ export function createTreeStore(api: InspectorApi): TreeStore {
       },
 
       handleEvent(event) {
-        if (event.type !== 'tree-changed') return;
-        const s = get();
-        const { kind, runtimeId, parentRuntimeId } = event;
-        if (kind === 'TreeInvalidated' || (!runtimeId && !parentRuntimeId)) {
-          if (s.rootId) scheduleReload(s.rootId);
+        if (event.type !== 'tree.changed') return;
+        const rootId = get().rootId;
+        if (event.overflow) {
+          if (rootId) scheduleReload(rootId);
           return;
         }
-        if (kind === 'NodeRemoved' && runtimeId) {
-          const node = s.nodes.get(runtimeId);
-          if (node) {
-            s.nodes.set(runtimeId, { ...node, stale: true });
-            commit();
-          }
-        }
-        const parent = parentRuntimeId ?? (runtimeId ? s.parents.get(runtimeId) : undefined);
-        if (kind === 'NodeUpdated' && runtimeId) {
-          // The new name and revision come with the parent's children; the node's own children may change too.
-          if (s.children.has(runtimeId)) scheduleReload(runtimeId);
-        }
-        if (parent && s.children.has(parent)) scheduleReload(parent);
-        else if (!parent && s.rootId) {
-          // A new or vanished application: the desktop's list can lag behind the event (the registry answers with
-          // the old list for a moment), so look again a little later too.
-          scheduleReload(s.rootId);
-          const rootId = s.rootId;
-          const later = setTimeout(() => {
-            followUps.delete(later);
-            scheduleReload(rootId);
-          }, 1000);
-          followUps.add(later);
-        }
+        for (const change of event.changes) applyChange(change);
       },
 
       async settle() {

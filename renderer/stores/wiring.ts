@@ -1,24 +1,73 @@
 /**
- * How the stores work together: host events go to the tree and the session, the selection drives the details
- * panel, follow-focus and pick results reveal in the tree, and the XPath completions read the live tree's names.
+ * One inspector window's stores over one protocol client, and how they work together: host events go to the tree
+ * and the session, the selection drives the details panel, focus changes reveal in the tree while follow focus is
+ * on, the XPath history is a setting, and the XPath completions read the live tree's names.
  */
-import type { Stores } from '../app-context.js';
+import type { InspectorClient } from '../../shared/api/client.js';
 import { qualifiedRole } from '../../shared/model/namespaces.js';
+import type { Stores } from '../app-context.js';
 import type { Vocabulary } from '../xpath/language.js';
+import { createDetailsStore } from './details-store.js';
+import { createLocatorsStore } from './locators-store.js';
+import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
+import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
+import { createTreeStore } from './tree-store.js';
+import { createXPathStore } from './xpath-store.js';
 
-export function wireStores(stores: Pick<Stores, 'api' | 'tree' | 'details' | 'session' | 'settings'>): {
-  start: () => Promise<void>;
-  vocabulary: () => Vocabulary;
-  stop: () => void;
-} {
-  const { api, tree, details, session, settings } = stores;
+export interface Inspector {
+  stores: Stores;
+  /** Reads the host's settings into the settings store and the XPath console (before the console is shown). */
+  loadSettings(): Promise<void>;
+  /** Connects: the host's description, then the tree from the desktop (unless accessibility is off). */
+  start(): Promise<void>;
+  vocabulary(): Vocabulary;
+  stop(): void;
+}
+
+export interface InspectorOptions {
+  /** Where the settings are cached for the first paint (localStorage in the page). */
+  cache?: KeyValueStorage | undefined;
+  xpathDebounceMs?: number;
+  settingsSaveDelayMs?: number;
+}
+
+export function createInspector(client: InspectorClient, options: InspectorOptions = {}): Inspector {
+  const settings = createSettingsStore({
+    cache: options.cache,
+    ...(options.settingsSaveDelayMs !== undefined ? { saveDelayMs: options.settingsSaveDelayMs } : {}),
+  });
+  const tree = createTreeStore(client);
+  const details = createDetailsStore(client);
+  const locators = createLocatorsStore(client);
+  const xpath = createXPathStore(client, {
+    historyLimit: HISTORY_LIMIT,
+    onHistory: (history) => settings.getState().update({ xpathHistory: history }),
+    ...(options.xpathDebounceMs !== undefined ? { debounceMs: options.xpathDebounceMs } : {}),
+  });
+  const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
+  const stores: Stores = { client, tree, details, xpath, session, settings, locators };
+
+  const applySettings = () => {
+    const { xpathHistory, lastExpression, liveEvaluate } = settings.getState();
+    xpath.setState({ history: xpathHistory, expression: lastExpression, live: liveEvaluate });
+  };
+  applySettings();
+
   const offs: Array<() => void> = [];
   offs.push(
-    api.subscribe((event) => {
+    client.onAny((event) => {
       tree.getState().handleEvent(event);
       session.getState().handleEvent(event);
+      if (
+        event.type === 'focus.changed' &&
+        settings.getState().followFocus &&
+        selectCapabilities(session.getState()).followFocus
+      ) {
+        void tree.getState().reveal(event.node.runtimeId);
+      }
     }),
   );
+
   // The details follow the selected node, and its newest view (a reload brings a new revision or the stale mark).
   let shown: unknown;
   offs.push(
@@ -50,13 +99,15 @@ export function wireStores(stores: Pick<Stores, 'api' | 'tree' | 'details' | 'se
     }),
   );
 
+  const loadSettings = async () => {
+    await settings.getState().load(client);
+    applySettings();
+  };
+
   const start = async () => {
     const info = await session.getState().connect();
     if (!info) return;
-    if (settings.getState().followFocus && info.features.followFocus) {
-      await session.getState().setFollowFocus(true);
-    }
-    if (info.accessibility !== 'off') await tree.getState().setRoot(info.desktop);
+    if (selectAccessibilityOn(session.getState())) await tree.getState().setRoot(info.desktop);
   };
 
   const vocabulary = (): Vocabulary => {
@@ -77,5 +128,5 @@ export function wireStores(stores: Pick<Stores, 'api' | 'tree' | 'details' | 'se
     return { roles, attributes };
   };
 
-  return { start, vocabulary, stop: () => offs.forEach((off) => off()) };
+  return { stores, loadSettings, start, vocabulary, stop: () => offs.forEach((off) => off()) };
 }

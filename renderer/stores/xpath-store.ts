@@ -3,8 +3,9 @@
  * engine's error with its position, Stop, and a history of expressions that produced results.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Evaluation, InspectorApi, ResultItem } from '../api/types.js';
-import { asApiError } from '../api/types.js';
+import type { EvaluationHandle, InspectorClient } from '../../shared/api/client.js';
+import type { EvaluationItem } from '../../shared/api/schema.js';
+import { errorOf } from '../model/errors.js';
 
 export interface XPathError {
   code: string;
@@ -16,7 +17,7 @@ export interface XPathError {
 export interface XPathState {
   expression: string;
   status: 'idle' | 'running' | 'done' | 'error' | 'cancelled';
-  results: ResultItem[];
+  results: EvaluationItem[];
   /** Grows with every batch so that list views know to re-render without copying the array. */
   resultsVersion: number;
   count: number;
@@ -64,11 +65,11 @@ export function summaryText(state: Pick<XPathState, 'status' | 'count' | 'ms' | 
   }
 }
 
-export function createXPathStore(api: InspectorApi, options: XPathStoreOptions = {}): XPathStore {
+export function createXPathStore(client: InspectorClient, options: XPathStoreOptions = {}): XPathStore {
   const debounceMs = options.debounceMs ?? 300;
   const historyLimit = options.historyLimit ?? 50;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let current: Evaluation | undefined;
+  let current: EvaluationHandle | undefined;
   let ticket = 0;
 
   return createStore<XPathState & XPathActions>()((set, get) => ({
@@ -98,14 +99,15 @@ export function createXPathStore(api: InspectorApi, options: XPathStoreOptions =
       const text = (expression ?? get().expression).trim();
       if (timer) clearTimeout(timer);
       timer = undefined;
-      current?.cancel();
+      // The host cancels the connection's running evaluation when a new one starts.
       const mine = ++ticket;
       if (!text) {
+        void current?.cancel().catch(() => undefined);
         current = undefined;
         set({ status: 'idle', results: [], count: 0, error: undefined, selectedIndex: -1 });
         return;
       }
-      const results: ResultItem[] = [];
+      const results: EvaluationItem[] = [];
       const started = performance.now();
       const tick = setInterval(() => {
         if (mine === ticket && get().status === 'running') set({ ms: performance.now() - started });
@@ -119,10 +121,12 @@ export function createXPathStore(api: InspectorApi, options: XPathStoreOptions =
         selectedIndex: -1,
         resultsVersion: get().resultsVersion + 1,
       });
-      const evaluation = api.evaluate(text, (items) => {
-        if (mine !== ticket) return;
-        for (const item of items) results.push(item);
-        set({ count: results.length, resultsVersion: get().resultsVersion + 1 });
+      const evaluation = client.evaluate(text, {
+        onItems: (items) => {
+          if (mine !== ticket) return;
+          for (const item of items) results.push(item);
+          set({ count: results.length, resultsVersion: get().resultsVersion + 1 });
+        },
       });
       current = evaluation;
       try {
@@ -136,7 +140,7 @@ export function createXPathStore(api: InspectorApi, options: XPathStoreOptions =
       } catch (error) {
         if (mine !== ticket) return;
         current = undefined;
-        const e = asApiError(error);
+        const e = errorOf(error);
         const ms = performance.now() - started;
         if (e.code === 'cancelled') set({ status: 'cancelled', ms });
         else {
@@ -153,7 +157,7 @@ export function createXPathStore(api: InspectorApi, options: XPathStoreOptions =
       if (timer) clearTimeout(timer);
       timer = undefined;
       if (!current) return;
-      current.cancel();
+      void current.cancel().catch(() => undefined);
       current = undefined;
       ticket++;
       if (get().status === 'running') set({ status: 'cancelled' });

@@ -1,209 +1,188 @@
+// The tree store over the protocol client, against the real dispatcher on the mock provider.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { MemoryApi, type MemoryNode } from '../api/memory-api.js';
-import { nodeLabel } from '../api/types.js';
-import { createTreeStore } from '../stores/tree-store.js';
+import type { InspectorClient } from '../../shared/api/client.js';
+import { nodeLabel } from '../model/labels.js';
+import { createTreeStore, type TreeStore } from '../stores/tree-store.js';
+import { connectedHost, writeTableTree } from './support/host.js';
 
-function sampleTree(): MemoryNode {
-  return {
-    id: 'desktop',
-    role: 'Desktop',
-    name: 'Desktop',
-    children: [
-      {
-        id: 'app',
-        role: 'Application',
-        namespace: 'app',
-        name: 'demo',
-        children: [
-          {
-            id: 'win',
-            role: 'Window',
-            name: 'Main',
-            children: [
-              { id: 'ok', role: 'Button', name: 'OK', patterns: ['Element', 'Activatable'] },
-              { id: 'cancel', role: 'Button', name: 'Cancel', patterns: ['Element', 'Activatable'] },
-              {
-                id: 'list',
-                role: 'List',
-                name: 'Items',
-                children: [
-                  { id: 'i1', role: 'ListItem', namespace: 'item', name: 'One' },
-                  { id: 'i2', role: 'ListItem', namespace: 'item', name: 'Two' },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ],
+/** Counts the `children` requests per node. */
+function countChildren(client: InspectorClient): string[] {
+  const calls: string[] = [];
+  const children = client.children;
+  client.children = (runtimeId, range) => {
+    calls.push(runtimeId);
+    return children(runtimeId, range);
   };
+  return calls;
 }
 
-async function setup() {
-  const api = new MemoryApi(sampleTree());
-  const tree = createTreeStore(api);
-  api.subscribe((event) => tree.getState().handleEvent(event));
-  await tree.getState().setRoot(api.view('desktop'));
-  return { api, tree };
+async function setup(t: { after(fn: () => void | Promise<void>): void }, options = {}) {
+  const { host, client } = await connectedHost(t, options);
+  const calls = countChildren(client);
+  const tree = createTreeStore(client);
+  client.onAny((event) => tree.getState().handleEvent(event));
+  const { node } = await client.desktop();
+  await tree.getState().setRoot(node);
+  return { host, client, tree, calls };
 }
 
-const labels = (tree: Awaited<ReturnType<typeof setup>>['tree']) =>
+const labels = (tree: TreeStore) =>
   tree.getState().rows.map((row) => `${'  '.repeat(row.level - 1)}${nodeLabel(row.node)}`);
 
-test('the root is expanded and its children load lazily, one level at a time', async () => {
-  const { api, tree } = await setup();
-  assert.deepEqual(labels(tree), ['Desktop "Desktop"', '  app:Application "demo"']);
-  assert.deepEqual(api.calls, ['children desktop']);
-  const app = tree.getState().rows[1]!;
-  assert.equal(app.expanded, false, 'an unloaded node with children is collapsed, not a leaf');
-  assert.equal(app.level, 2);
-  await tree.getState().expand('app');
-  await tree.getState().expand('win');
-  assert.deepEqual(labels(tree), [
-    'Desktop "Desktop"',
-    '  app:Application "demo"',
-    '    Window "Main"',
+const DESKTOP = 'platynui:Desktop';
+
+test('the root is expanded and its children load lazily, one level at a time', async (t) => {
+  const { tree, calls } = await setup(t);
+  assert.deepEqual(labels(tree).slice(1), ['  app:Application "Studio"', '  app:Application "Login"']);
+  await tree.getState().expand('mock:app-studio');
+  await tree.getState().expand('mock:window-preferences');
+  assert.deepEqual(labels(tree).slice(1), [
+    '  app:Application "Studio"',
+    '    Window "Studio - demo"',
+    '    Window "Preferences"',
     '      Button "OK"',
     '      Button "Cancel"',
-    '      List "Items"',
+    '  app:Application "Login"',
   ]);
-  const ok = tree.getState().rows[3]!;
-  assert.equal(ok.expanded, undefined, 'a leaf has no expanded state');
+  const ok = tree.getState().rows[4]!;
+  assert.equal(ok.expanded, false, 'children not read yet: the host cannot say it is a leaf');
   assert.equal(ok.posInSet, 1);
-  assert.equal(ok.setSize, 3);
-  assert.deepEqual(api.calls, ['children desktop', 'children app', 'children win']);
+  assert.equal(ok.setSize, 2);
+  await tree.getState().expand(ok.id);
+  assert.equal(tree.getState().rows[4]!.expanded, undefined, 'read and childless: a leaf');
+  assert.deepEqual(calls, [DESKTOP, 'mock:app-studio', 'mock:window-preferences', ok.id]);
 });
 
-test('keyboard navigation: arrows, Home/End, PageUp/PageDown, left to parent, * expands below', async () => {
-  const { tree } = await setup();
+test('keyboard navigation: arrows, Home/End, PageUp/PageDown, left to parent, * expands below', async (t) => {
+  const { tree } = await setup(t);
   const key = (k: string, page?: number) => tree.getState().key(k, page);
   const selected = () => tree.getState().selectedId;
   await key('ArrowDown');
-  assert.equal(selected(), 'desktop');
-  await key('ArrowDown');
-  assert.equal(selected(), 'app');
-  await key('ArrowRight');
-  assert.equal(tree.getState().rows[1]!.expanded, true, 'right expands a collapsed node');
-  await key('ArrowRight');
-  assert.equal(selected(), 'win', 'right on an expanded node goes to its first child');
-  await key('*');
-  assert.equal(tree.getState().expanded.has('list'), true, '* expands every node below');
-  assert.equal(tree.getState().rows.length, 8);
+  assert.equal(selected(), DESKTOP);
   await key('End');
-  assert.equal(selected(), 'i2');
+  assert.equal(selected(), 'mock:app-login');
+  await key('ArrowRight');
+  assert.equal(tree.getState().rows.at(-1)!.node.name, 'Sign in', 'right expands a collapsed node');
+  await key('ArrowRight');
+  assert.equal(selected(), 'mock:window-login', 'right on an expanded node goes to its first child');
+  await key('*');
+  assert.deepEqual(labels(tree).slice(-4), [
+    '      Edit "User"',
+    '      PasswordText "Password"',
+    '      Button "OK"',
+    '      Slider "Volume"',
+  ]);
+  await key('End');
+  assert.equal(selected(), 'mock:slider-broken');
   await key('ArrowLeft');
-  assert.equal(selected(), 'list', 'left on a leaf goes to the parent');
+  assert.equal(selected(), 'mock:window-login', 'left on a leaf goes to the parent');
   await key('ArrowLeft');
-  assert.equal(tree.getState().expanded.has('list'), false, 'left on an expanded node collapses it');
+  assert.equal(tree.getState().expanded.has('mock:window-login'), false, 'left on an expanded node collapses it');
   await key('Home');
-  assert.equal(selected(), 'desktop');
-  await key('PageDown', 3);
-  assert.equal(selected(), 'ok');
+  assert.equal(selected(), DESKTOP);
+  await key('PageDown', 2);
+  assert.equal(selected(), 'mock:app-login');
   await key('PageUp', 10);
-  assert.equal(selected(), 'desktop');
+  assert.equal(selected(), DESKTOP);
   assert.equal(await key('x'), false, 'other keys are not handled');
 });
 
-test('the filter keeps matching loaded nodes and their ancestors', async () => {
-  const { tree } = await setup();
-  await tree.getState().expandAll('desktop');
-  tree.getState().collapse('list');
-  tree.getState().setFilter('two');
+test('the filter keeps matching loaded nodes and their ancestors', async (t) => {
+  const { tree } = await setup(t);
+  await tree.getState().expandAll('mock:app-login');
+  tree.getState().collapse('mock:window-login');
+  tree.getState().setFilter('volume');
   assert.deepEqual(labels(tree), [
-    'Desktop "Desktop"',
-    '  app:Application "demo"',
-    '    Window "Main"',
-    '      List "Items"',
-    '        item:ListItem "Two"',
+    'Desktop "Mock Desktop"',
+    '  app:Application "Login"',
+    '    Window "Sign in"',
+    '      Slider "Volume"',
   ]);
   tree.getState().setFilter('');
-  assert.equal(tree.getState().rows.length, 6, 'without a filter the collapsed list hides its items again');
-});
-
-test('tree-changed events reload the parent and keep expansion and selection', async () => {
-  const { api, tree } = await setup();
-  await tree.getState().expandAll('desktop');
-  tree.getState().select('i2');
-  api.add('list', { id: 'i3', role: 'ListItem', namespace: 'item', name: 'Three' });
-  api.rename('ok', 'Okay');
-  await tree.getState().settle();
-  assert.deepEqual(labels(tree), [
-    'Desktop "Desktop"',
-    '  app:Application "demo"',
-    '    Window "Main"',
-    '      Button "Okay"',
-    '      Button "Cancel"',
-    '      List "Items"',
-    '        item:ListItem "One"',
-    '        item:ListItem "Two"',
-    '        item:ListItem "Three"',
-  ]);
-  assert.equal(tree.getState().selectedId, 'i2');
-  assert.equal(tree.getState().rows[tree.getState().selectedIndex]!.id, 'i2');
-  assert.equal(tree.getState().expanded.has('list'), true);
-});
-
-test('a removed node is marked stale at once and leaves the tree when its parent reloads', async () => {
-  const { api, tree } = await setup();
-  await tree.getState().expandAll('desktop');
-  tree.getState().select('cancel');
-  api.remove('cancel');
-  assert.equal(tree.getState().nodes.get('cancel')?.stale, true, 'stale before the reload');
-  await tree.getState().settle();
-  assert.equal(
-    tree.getState().rows.some((row) => row.id === 'cancel'),
-    false,
+  assert.deepEqual(
+    labels(tree).slice(2),
+    ['  app:Application "Login"', '    Window "Sign in"'],
+    'unfiltered, the collapsed window hides its children again',
   );
-  assert.equal(tree.getState().selectedId, 'cancel', 'the selection stays, so the details can say it is stale');
-  assert.equal(tree.getState().nodes.get('cancel')?.stale, true);
 });
 
-test('a whole-tree invalidation reloads every expanded node', async () => {
-  const { api, tree } = await setup();
-  await tree.getState().expandAll('desktop');
-  const before = api.calls.length;
-  api.emit({ type: 'tree-changed', kind: 'TreeInvalidated' });
+test('a closed window is marked stale at once and leaves the tree when its parent reloads; the rest stays', async (t) => {
+  const { client, tree } = await setup(t);
+  await tree.getState().expand('mock:app-studio');
+  await tree.getState().expand('mock:window-preferences');
+  tree.getState().select('mock:button-preferences-ok');
+  const window = await client.node('mock:window-preferences');
+  const seen = new Promise<void>((resolve) => {
+    const off = client.on('tree.changed', () => {
+      off();
+      resolve();
+    });
+  });
+  await client.action(window.runtimeId, window.revision, 'close');
+  await seen;
+  assert.equal(tree.getState().nodes.get('mock:window-preferences')?.stale, true, 'stale before the reload');
   await tree.getState().settle();
-  const reloaded = api.calls.slice(before).sort();
-  assert.deepEqual(reloaded, ['children app', 'children desktop', 'children list', 'children win']);
+  assert.deepEqual(labels(tree).slice(1), [
+    '  app:Application "Studio"',
+    '    Window "Studio - demo"',
+    '  app:Application "Login"',
+  ]);
+  assert.equal(tree.getState().selectedId, 'mock:button-preferences-ok', 'the selection stays, marked stale');
+  assert.equal(tree.getState().nodes.get('mock:button-preferences-ok')?.stale, true);
+  assert.equal(tree.getState().expanded.has('mock:app-studio'), true);
+});
+
+test('a whole-tree invalidation reloads every expanded node', async (t) => {
+  const { host, tree, calls } = await setup(t);
+  await tree.getState().expandAll('mock:app-login');
+  const before = calls.length;
+  host.provider.emit({ kind: 'TreeInvalidated' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await tree.getState().settle();
+  const loginWindow = ['mock:button-login-ok', 'mock:edit-user', 'mock:password', 'mock:slider-broken'];
+  assert.deepEqual(calls.slice(before).sort(), ['mock:app-login', ...loginWindow, 'mock:window-login', DESKTOP]);
+  assert.deepEqual([...tree.getState().errors], [], 'every reload found its node');
   assert.equal(tree.getState().rows.length, 8);
 });
 
-test('reveal loads and expands the path, selects the node and asks the view to scroll to it', async () => {
-  const { tree } = await setup();
-  await tree.getState().reveal('i1');
+test('reveal loads and expands the path from the host, selects the node and asks the view to scroll to it', async (t) => {
+  const { client, tree } = await setup(t);
+  const found = await client.evaluate("//item:TreeItem[@Name='main.ts']").done;
+  assert.equal(found.count, 1);
+  await tree.getState().reveal('mock:treeitem-main');
   const state = tree.getState();
-  assert.equal(state.selectedId, 'i1');
-  assert.equal(state.rows[state.selectedIndex]?.id, 'i1');
-  assert.equal(state.scrollRequest?.id, 'i1');
-  assert.ok(['app', 'win', 'list'].every((id) => state.expanded.has(id)));
+  assert.equal(state.selectedId, 'mock:treeitem-main');
+  assert.equal(state.rows[state.selectedIndex]?.id, 'mock:treeitem-main');
+  assert.equal(state.scrollRequest?.id, 'mock:treeitem-main');
+  assert.ok(
+    ['mock:app-studio', 'mock:window-studio', 'mock:tree-project', 'mock:treeitem-src'].every((id) =>
+      state.expanded.has(id),
+    ),
+  );
 });
 
-test('100,000 expanded rows flatten quickly enough to scroll', async () => {
-  const rows: MemoryNode[] = Array.from({ length: 100_000 }, (_, i) => ({
-    id: `r${i}`,
-    role: 'Row',
-    name: `Row ${i}`,
-  }));
-  const api = new MemoryApi({
-    id: 'desktop',
-    role: 'Desktop',
-    children: [{ id: 'table', role: 'Table', children: rows }],
-  });
-  const tree = createTreeStore(api);
-  await tree.getState().setRoot(api.view('desktop'));
-  await tree.getState().expand('table');
-  assert.equal(tree.getState().rows.length, 100_002);
-  tree.getState().select('r99999');
-  await tree.getState().key('ArrowUp');
-  assert.equal(tree.getState().selectedId, 'r99998');
-});
-
-test('a new application (an added node without a parent) reloads the desktop, now and once more later', async () => {
-  const { api, tree } = await setup();
-  api.addTopLevel({ id: 'app2', role: 'Application', namespace: 'app', name: 'second' });
+test('a new application (an added node without a parent) reloads the desktop, now and once more later', async (t) => {
+  const { host, tree, calls } = await setup(t);
+  host.provider.emit({ kind: 'NodeAdded', runtimeId: 'mock:app-new' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
   await tree.getState().settle();
-  assert.deepEqual(labels(tree), ['Desktop "Desktop"', '  app:Application "demo"', '  app:Application "second"']);
-  assert.equal(api.calls.filter((c) => c === 'children desktop').length, 3, 'initial load, reload, follow-up');
+  assert.equal(calls.filter((id) => id === DESKTOP).length, 3, 'initial load, reload, follow-up');
+});
+
+test('a node with 20,000 children loads page by page and scrolls by keyboard', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-rows-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { tree, calls } = await setup(t, { mockFile: writeTableTree(dir, 20_000) });
+  await tree.getState().expand('mock:app-big');
+  await tree.getState().expand('mock:window-big');
+  await tree.getState().expand('mock:table');
+  assert.equal(tree.getState().rows.length, 20_004);
+  assert.equal(calls.filter((id) => id === 'mock:table').length, 10, 'pages of 2,000');
+  tree.getState().select('mock:row-19999');
+  await tree.getState().key('ArrowUp');
+  assert.equal(tree.getState().selectedId, 'mock:row-19998');
 });

@@ -23,14 +23,6 @@ export interface Transport {
   close?(): void;
 }
 
-/**
- * A failed request rejects with the host's InspectorError, rebuilt whole (code, message, position, runtimeId, path).
- * @deprecated the old name of InspectorError on the client side, kept until renderer/api goes; use InspectorError.
- */
-export const ApiRequestError = InspectorError;
-/** @deprecated see the value of the same name. */
-export type ApiRequestError = InspectorError;
-
 export type EventOf<T extends EventType> = Extract<InspectorEvent, { type: T }>;
 
 export interface EvaluationHandle {
@@ -48,6 +40,9 @@ export interface EvaluateOptions {
   /** Items as they stream in. */
   onItems?: (items: EvaluationItem[]) => void;
 }
+
+/** The arguments of a pattern action (`action` params' `args`). */
+export type ActionArgs = NonNullable<ParamsInput<'action'>['args']>;
 
 interface Pending {
   method: MethodName;
@@ -139,12 +134,8 @@ export class InspectorClient {
   attributes = (runtimeId: string, options: { refresh?: boolean } = {}) =>
     this.request('attributes', { runtimeId, ...options });
   patterns = (runtimeId: string) => this.request('patterns', { runtimeId });
-  action = (
-    runtimeId: string,
-    expectedRevision: number,
-    action: string,
-    args: { value?: string | number; x?: number; y?: number; width?: number; height?: number } = {},
-  ) => this.request('action', { runtimeId, expectedRevision, action, args });
+  action = (runtimeId: string, expectedRevision: number, action: string, args: ActionArgs = {}) =>
+    this.request('action', { runtimeId, expectedRevision, action, args });
   highlight = (target: { runtimeIds?: string[]; rects?: ParamsInput<'highlight'>['rects']; durationMs?: number }) =>
     this.request('highlight', target);
   clearHighlight = () => this.request('highlight.clear');

@@ -133,6 +133,19 @@ export const AccessibilityStatusSchema = z.object({
 });
 export type AccessibilityStatusInfo = z.infer<typeof AccessibilityStatusSchema>;
 
+/** What this host can do, so that a front end offers only what works (the renderer's feature switches). */
+export const CapabilitiesSchema = z.object({
+  /** Picking with the pointer (`pick.*`): the platform has a pointer device. */
+  pick: z.boolean(),
+  /** Outlining elements on screen (`highlight`). */
+  highlight: z.boolean(),
+  /** `focus.changed` events: a provider reports property changes, the keyboard focus among them. */
+  followFocus: z.boolean(),
+  /** Ranked locators and code (`locate`, `export`). */
+  locators: z.boolean(),
+});
+export type Capabilities = z.infer<typeof CapabilitiesSchema>;
+
 const JsonSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonSchema), z.record(z.string(), JsonSchema)]),
 );
@@ -298,6 +311,7 @@ export const methods = {
       providers: z.array(ProviderStatusSchema),
       nodesFetched: z.number().int(),
       accessibility: AccessibilityStatusSchema,
+      capabilities: CapabilitiesSchema,
     }),
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },

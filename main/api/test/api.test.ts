@@ -293,7 +293,19 @@ test('snapshot, settings, status and accessibility', async () => {
     [['mock', 'ready']],
   );
   assert.equal(status.accessibility.enabled, true);
+  assert.deepEqual(status.capabilities, { pick: true, highlight: true, followFocus: true, locators: true });
   assert.equal((await rejection(client.enableAccessibility())).code, 'unsupported');
+});
+
+test('capabilities follow the platform: without one there is nothing to pick with or highlight on', async () => {
+  const bare = await openHost({ providers: ['mock'], platform: 'none' });
+  try {
+    const { client: other } = await bare.connect();
+    const { capabilities } = await other.status();
+    assert.deepEqual(capabilities, { pick: false, highlight: false, followFocus: true, locators: true });
+  } finally {
+    await bare.close();
+  }
 });
 
 test('locate returns verified locators; export renders them as code', async () => {

@@ -225,3 +225,21 @@ test('shutdown is idempotent and the provider refuses work afterwards', async ()
   await runtime.shutdown();
   await assert.rejects(runtime.desktop.children(), /shut down/);
 });
+
+test('after a whole-tree invalidation the desktop hands out live nodes, known to the runtime again', async () => {
+  const runtime = await mockRuntime();
+  try {
+    const before = await runtime.desktop.children();
+    const provider = runtime.providers[0] as unknown as { emit(event: { kind: 'TreeInvalidated' }): void };
+    provider.emit({ kind: 'TreeInvalidated' });
+    const after = await runtime.desktop.children();
+    assert.deepEqual(
+      after.map((node) => node.runtimeId),
+      before.map((node) => node.runtimeId),
+    );
+    assert.ok(after.every((node) => !node.isRemoved && runtime.node(node.runtimeId) === node));
+    assert.ok(before.every((node) => node.isRemoved));
+  } finally {
+    await runtime.shutdown();
+  }
+});
