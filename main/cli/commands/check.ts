@@ -14,7 +14,7 @@ import { InspectorError, toInspectorError } from '../../../shared/model/errors.j
 import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
-import { openSession, type RuntimeCliOptions } from '../session.js';
+import { openSession, type RuntimeCliOptions } from '../command-runtime.js';
 import { locateNodes } from '../../services/locate.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */

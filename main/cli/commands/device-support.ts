@@ -6,7 +6,7 @@ import type { PlatformBundle } from '../../core/platform.js';
 import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { chooseBackends, selectPlatformFactory } from '../../core/registry.js';
-import { openSession, type CliSession, type RuntimeCliOptions } from '../session.js';
+import { openSession, type CliSession, type RuntimeCliOptions } from '../command-runtime.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
 

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/export/templates.js';
 import { locateSelected } from '../../services/locate.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
-import { openSession, type RuntimeCliOptions } from '../session.js';
+import { openSession, type RuntimeCliOptions } from '../command-runtime.js';
 
 interface LocateOptions extends RuntimeCliOptions {
   format: ExportFormat;

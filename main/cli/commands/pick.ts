@@ -4,7 +4,7 @@ import type { RuntimeNode } from '../../runtime/node.js';
 import { elementStacksAtPoint } from '../../services/hit-test.js';
 import { addRuntimeOptions, parseAttrs, writeStats } from '../options.js';
 import { nodeJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
-import type { RuntimeCliOptions } from '../session.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import { openDevices, parsePoint } from './device-support.js';
 
 interface PickOptions extends RuntimeCliOptions {

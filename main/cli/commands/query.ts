@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { formatValueText } from '../../../shared/model/values.js';
 import { itemJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
-import { openSession, type RuntimeCliOptions } from '../session.js';
+import { openSession, type RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 
 interface QueryOptions extends RuntimeCliOptions {

@@ -4,7 +4,7 @@ import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import { selectNodes } from '../../services/select-nodes.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../../services/snapshot.js';
-import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../session.js';
+import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../command-runtime.js';
 
 interface SnapshotOptions extends RuntimeCliOptions {
   format: 'xml' | 'json' | 'text';

@@ -10,7 +10,7 @@ import { X11KeyboardDevice } from './keyboard.js';
 import { X11PointerDevice } from './pointer.js';
 import { X11PointerCaptureDevice } from './pointer-capture.js';
 import { X11ScreenshotDevice } from './screenshot.js';
-import { canServeX11, detectSession, type SessionInfo } from './session.js';
+import { canServeX11, detectSession, type SessionInfo } from './display-server.js';
 import { X11WindowManager } from './window-manager.js';
 
 const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'];

@@ -9,7 +9,7 @@ import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory
 import { frameBars } from '../highlight.js';
 import { characterKeysym, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
 import { intersectRect, toBgra } from '../screenshot.js';
-import { detectSession } from '../session.js';
+import { detectSession } from '../display-server.js';
 
 describe('X11 session detection', () => {
   it('follows XDG_SESSION_TYPE, then WAYLAND_DISPLAY, then DISPLAY', () => {
