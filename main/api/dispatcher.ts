@@ -14,7 +14,7 @@ import { boundsOf } from '../services/bounds.js';
 import { exportNode, locatorsOf } from '../services/locate.js';
 import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
 import { snapshotXml } from '../services/snapshot.js';
-import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
+import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import { Picker } from './picker.js';
 import type { InspectorSession } from './session.js';
@@ -70,7 +70,7 @@ export class InspectorDispatcher {
     }
   }
 
-  private async item(item: RuntimeItem): Promise<EvaluationItem> {
+  private async item(item: XPathItem): Promise<EvaluationItem> {
     switch (item.type) {
       case 'node':
         return { type: 'node', node: this.session.summarize(item.node) };

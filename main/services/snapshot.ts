@@ -7,7 +7,7 @@ import type { SnapshotNode } from '../../shared/snapshot/model.js';
 import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { EvaluationItem } from '../xpath/xpath-service.js';
+import type { XPathItem } from '../xpath/xpath-service.js';
 
 export type AttributeSelection = 'none' | 'default' | 'all';
 
@@ -60,7 +60,7 @@ export async function nodeJson(node: RuntimeNode, options: SelectOptions): Promi
   };
 }
 
-export async function itemJson(item: EvaluationItem, options: SelectOptions): Promise<{ [key: string]: JsonValue }> {
+export async function itemJson(item: XPathItem, options: SelectOptions): Promise<{ [key: string]: JsonValue }> {
   switch (item.type) {
     case 'node':
       return { type: 'node', ...(await nodeJson(item.node, options)) } as unknown as { [key: string]: JsonValue };

@@ -5,11 +5,11 @@ import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
-import type { Runtime, TreeChange } from '../runtime/runtime.js';
+import type { Runtime, NodeInvalidation } from '../runtime/runtime.js';
 import { BridgeHost } from './bridge-host.js';
 import { CANCEL, type EvaluateRequest, type NodeChange, type WorkerItem, type WorkerMessage } from './protocol.js';
 
-export type EvaluationItem =
+export type XPathItem =
   | { type: 'node'; node: RuntimeNode }
   | { type: 'attribute'; owner: RuntimeNode; namespace: Namespace; name: string; value: UiValue }
   | { type: 'value'; value: UiValue };
@@ -38,7 +38,7 @@ export interface EvaluateOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Receives results as they stream in, before the evaluation finishes. */
-  onItems?: (items: EvaluationItem[]) => void;
+  onItems?: (items: XPathItem[]) => void;
 }
 
 /** How long a cancelled worker may take to stop before it is terminated. */
@@ -48,7 +48,7 @@ const MAX_CHANGES = 2_000;
 
 interface Pending {
   id: number;
-  items: EvaluationItem[];
+  items: XPathItem[];
   conversions: Array<Promise<void>>;
   resolve: (value: { engine: string; indexed: boolean; bridgeNodes: number }) => void;
   reject: (error: InspectorError) => void;
@@ -84,7 +84,7 @@ export class XPathService {
     this.unwatch = runtime.watchTree((changes) => this.onTreeChanges(changes));
   }
 
-  private onTreeChanges(changes: readonly TreeChange[] | 'all'): void {
+  private onTreeChanges(changes: readonly NodeInvalidation[] | 'all'): void {
     const changed = this.changed;
     if (!changed) return;
     if (changes === 'all' || changed.size + changes.length > MAX_CHANGES) {
@@ -150,10 +150,7 @@ export class XPathService {
   }
 
   /** Nodes and values convert at once; attributes need their typed value from the runtime (a promise). */
-  private convert(
-    item: WorkerItem,
-    bridge: BridgeHost,
-  ): EvaluationItem | Promise<EvaluationItem | undefined> | undefined {
+  private convert(item: WorkerItem, bridge: BridgeHost): XPathItem | Promise<XPathItem | undefined> | undefined {
     if (item.kind === 'value') {
       const value =
         typeof item.value === 'number'
@@ -182,7 +179,7 @@ export class XPathService {
 
   /** Converts a batch and hands it on after the batches before it (in the order the worker sent them). */
   private deliver(pending: Pending, items: readonly WorkerItem[], bridge: BridgeHost): void {
-    const converted: (EvaluationItem | undefined)[] = [];
+    const converted: (XPathItem | undefined)[] = [];
     const waits: Promise<void>[] = [];
     for (const item of items) {
       const c = this.convert(item, bridge);
@@ -193,7 +190,7 @@ export class XPathService {
       } else converted.push(c);
     }
     const hand = () => {
-      const out = converted.filter((item): item is EvaluationItem => item !== undefined);
+      const out = converted.filter((item): item is XPathItem => item !== undefined);
       for (const item of out) pending.items.push(item);
       pending.options.onItems?.(out);
     };
@@ -225,16 +222,13 @@ export class XPathService {
     }
   }
 
-  evaluate(xpath: string, options: EvaluateOptions = {}): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+  evaluate(xpath: string, options: EvaluateOptions = {}): Promise<{ items: XPathItem[]; stats: EvaluationStats }> {
     const run = this.queue.then(() => this.run(xpath, options));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async run(
-    xpath: string,
-    options: EvaluateOptions,
-  ): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+  private async run(xpath: string, options: EvaluateOptions): Promise<{ items: XPathItem[]; stats: EvaluationStats }> {
     if (this.closed) throw new InspectorError('cancelled', 'the XPath service was closed');
     if (options.signal?.aborted)
       throw new InspectorError('cancelled', 'the evaluation was cancelled before it started');

@@ -6,21 +6,21 @@ import type { PlatformBundle } from '../../core/platform.js';
 import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { chooseBackends, selectPlatformFactory } from '../../core/registry.js';
-import { openSession, type CliSession, type RuntimeCliOptions } from '../command-runtime.js';
+import { openCommandRuntime, type CommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
 
-export interface DeviceSession {
+export interface CommandDevices {
   platform: PlatformBundle;
   /** Present when the command named elements by XPath (the tree was opened). */
-  tree: CliSession | undefined;
+  tree: CommandRuntime | undefined;
   close(): Promise<void>;
 }
 
 /** The platform alone (fast: no providers, no XPath worker), or the whole runtime when elements are named. */
-export async function openDevices(options: RuntimeCliOptions, needTree: boolean): Promise<DeviceSession> {
+export async function openDevices(options: RuntimeCliOptions, needTree: boolean): Promise<CommandDevices> {
   if (needTree) {
-    const tree = await openSession(options);
+    const tree = await openCommandRuntime(options);
     const platform = tree.runtime.platform;
     if (!platform) {
       await tree.close();
@@ -84,7 +84,7 @@ export function parseDuration(value: string): number {
 }
 
 /** The elements an XPath selects (nodes only); none is an error naming the expression. */
-export async function nodesFor(tree: CliSession, xpath: string): Promise<RuntimeNode[]> {
+export async function nodesFor(tree: CommandRuntime, xpath: string): Promise<RuntimeNode[]> {
   const { items } = await tree.xpath.evaluate(xpath);
   const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
   if (nodes.length === 0) throw new InspectorError('action-failed', `no element matches ${xpath}`);

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/export/templates.js';
 import { locateSelected } from '../../services/locate.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
-import { openSession, type RuntimeCliOptions } from '../command-runtime.js';
+import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 
 interface LocateOptions extends RuntimeCliOptions {
   format: ExportFormat;
@@ -29,7 +29,7 @@ export function registerLocate(program: Command): void {
       })
       .option('--timeout <ms>', 'give up evaluating after this many milliseconds (exit 4)', parseTimeout),
   ).action(async (expression: string, options: LocateOptions) => {
-    const session = await openSession(options);
+    const session = await openCommandRuntime(options);
     try {
       const located = await locateSelected(session.runtime, session.xpath, expression, options.timeout);
       if (options.format !== 'json' && located.length === 0) {

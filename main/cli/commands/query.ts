@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { formatValueText } from '../../../shared/model/values.js';
 import { itemJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
-import { openSession, type RuntimeCliOptions } from '../command-runtime.js';
+import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 
 interface QueryOptions extends RuntimeCliOptions {
@@ -23,7 +23,7 @@ export function registerQuery(program: Command): void {
       .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (xpath: string, options: QueryOptions) => {
-    const session = await openSession(options);
+    const session = await openCommandRuntime(options);
     try {
       const stats = measureStats(session.runtime);
       const { items } = await session.xpath.evaluate(xpath, {

@@ -4,7 +4,7 @@ import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import { selectNodes } from '../../services/select-nodes.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../../services/snapshot.js';
-import { openSession, parseNonNegativeInteger, type RuntimeCliOptions } from '../command-runtime.js';
+import { openCommandRuntime, parseNonNegativeInteger, type RuntimeCliOptions } from '../command-runtime.js';
 
 interface SnapshotOptions extends RuntimeCliOptions {
   format: 'xml' | 'json' | 'text';
@@ -33,7 +33,7 @@ export function registerSnapshot(program: Command): void {
       .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (xpath: string, options: SnapshotOptions) => {
-    const session = await openSession(options);
+    const session = await openCommandRuntime(options);
     try {
       const stats = measureStats(session.runtime);
       const roots = await selectNodes(

@@ -35,7 +35,7 @@ describe('the layers are an allowlist enforced by lint', () => {
   it('the runtime imports the core, never the front ends or a concrete backend', async () => {
     await refused('main/runtime/x.ts', '../api/dispatcher.js');
     await refused('main/runtime/x.ts', '../hosts/browser/server.js');
-    await refused('main/runtime/x.ts', '../cli/session.js');
+    await refused('main/runtime/x.ts', '../cli/command-runtime.js');
     await refused('main/runtime/x.ts', '../providers/mock/register.js');
     await allowed('main/runtime/x.ts', '../core/registry.js');
   });
