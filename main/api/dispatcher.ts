@@ -16,7 +16,6 @@ import { attributesOf, patternsOf, performPatternAction } from '../services/patt
 import { snapshotXml } from '../services/snapshot.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
-import { Picker } from './picker.js';
 import type { InspectorSession } from './session.js';
 
 type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
@@ -170,29 +169,15 @@ export class InspectorDispatcher {
         return { rects: all, shown };
       },
       'highlight.clear': async () => ({ cleared: await session.clearHighlight() }),
-      'pick.start': async ({ intervalMs }) => {
-        session.picker?.stop('another pick started');
-        const picker = new Picker(session, this, (event) => this.sendEvent(event), intervalMs);
-        session.picker = picker;
-        try {
-          return { started: true, ...(await picker.start()) };
-        } catch (error) {
-          // start() throws before it follows the pointer (no pointer device): there is nothing to stop.
-          if (session.picker === picker) session.picker = undefined;
-          throw error;
-        }
-      },
+      'pick.start': async ({ intervalMs }) => ({
+        started: true,
+        ...(await session.startPicking(this, (event) => this.sendEvent(event), intervalMs)),
+      }),
       'pick.select': async () => {
-        const picker = session.picker;
-        if (!picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
-        const node = picker.select();
+        const node = session.activePicker().select();
         return { node: node ? session.summarize(node) : null };
       },
-      'pick.cycle': async ({ delta }) => {
-        const picker = session.picker;
-        if (!picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
-        return { depth: picker.cycle(delta) };
-      },
+      'pick.cycle': async ({ delta }) => ({ depth: session.activePicker().cycle(delta) }),
       'pick.stop': async () => {
         const picker = session.picker;
         picker?.stop('stopped');

@@ -19,7 +19,7 @@ import { XPathService } from '../xpath/xpath-service.js';
 import { FocusAnnouncer } from './focus-announcer.js';
 import { HighlightOwnership, type HighlightFallback } from './highlight-ownership.js';
 import { NodeSummaries } from './node-summaries.js';
-import type { Picker } from './picker.js';
+import { Picker } from './picker.js';
 import { TreeChangeBatcher } from './tree-change-batcher.js';
 
 export { defaultSettingsFile } from '../services/settings.js';
@@ -146,6 +146,30 @@ export class InspectorSession {
 
   clearHighlight(owner?: object): Promise<boolean> {
     return this.highlights.clear(owner);
+  }
+
+  /** Starts picking for a connection (one pointer: stops any picking another started). */
+  async startPicking(
+    owner: object,
+    send: (event: InspectorEvent) => void,
+    intervalMs: number,
+  ): Promise<{ clickSelects: boolean; clickNote?: string }> {
+    this.picker?.stop('another pick started');
+    const picker = new Picker(this, owner, send, intervalMs);
+    this.picker = picker;
+    try {
+      return await picker.start();
+    } catch (error) {
+      // start() throws before it follows the pointer (no pointer device): there is nothing to stop.
+      if (this.picker === picker) this.picker = undefined;
+      throw error;
+    }
+  }
+
+  /** The picking in progress; invalid-input when there is none. */
+  activePicker(): Picker {
+    if (!this.picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
+    return this.picker;
   }
 
   getSettings(): Settings {
