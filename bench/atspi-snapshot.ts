@@ -6,13 +6,11 @@
 //
 //   node dist/bench/atspi-snapshot.js [--rows 2000] [--repeat 3]
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { STATE_ATTRIBUTE_NAMES } from '../shared/model/attributes.js';
 import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
-import { projectRoot } from '../e2e/support/paths.js';
 import { atspiReference } from '../e2e/support/reference.js';
+import { joinDesktopSession } from './_cli.js';
 import type { ProviderAttribute, ProviderNode } from '../main/core/provider.js';
 import type { AtspiNode } from '../main/providers/atspi/node.js';
 import { AtspiProvider } from '../main/providers/atspi/provider.js';
@@ -180,16 +178,7 @@ async function main(): Promise<void> {
   };
   const rows = option('--rows', 2000);
   const repeat = Math.max(1, option('--repeat', 3));
-  let stopSession: (() => Promise<void>) | undefined;
-  if (!process.env.DISPLAY || !process.env.DBUS_SESSION_BUS_ADDRESS) {
-    const sessionModule = pathToFileURL(path.join(projectRoot(), 'scripts', 'desktop', 'session.mjs')).href;
-    const { startDesktopSession } = (await import(sessionModule)) as {
-      startDesktopSession: () => Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }>;
-    };
-    const session = await startDesktopSession();
-    Object.assign(process.env, session.env);
-    stopSession = session.stop;
-  }
+  const stopSession = await joinDesktopSession();
   const url = fixtureUrl('table.html', { rows });
   const title = tableReadyTitle(rows);
   const apps: LaunchedApp[] = [];

@@ -13,7 +13,7 @@ import { ancestryOf } from '../services/ancestry.js';
 import { boundsOf } from '../services/bounds.js';
 import { exportNode, locatorsOf } from '../services/locate.js';
 import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
-import { snapshotXml } from '../services/snapshot.js';
+import { snapshotXml } from '../services/snapshot-xml.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';

@@ -1,7 +1,7 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
-import { XPathService } from '../xpath/xpath-service.js';
+import { startXPathWorker, XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
 
@@ -21,8 +21,16 @@ export interface CommandRuntime {
 
 /** Opens the runtime a command works on (with only the mock provider named, on the mock platform too). */
 export async function openCommandRuntime(options: RuntimeCliOptions): Promise<CommandRuntime> {
-  const runtime = await Runtime.create(runtimeOptionsFrom(options));
-  const xpath = new XPathService(runtime);
+  // The XPath worker loads while the providers connect.
+  const worker = startXPathWorker();
+  let runtime: Runtime;
+  try {
+    runtime = await Runtime.create(runtimeOptionsFrom(options));
+  } catch (error) {
+    await worker.worker.terminate();
+    throw error;
+  }
+  const xpath = new XPathService(runtime, worker);
   await xpath.warmUp();
   return {
     runtime,

@@ -11,12 +11,24 @@ export function parseAttrs(value: string): AttributeSelection {
   return value;
 }
 
-export function parseTimeout(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) <= 0) {
-    throw new InspectorError('usage', `--timeout must be a positive number of milliseconds, got "${value}"`);
-  }
-  return Number(value);
+/** The longest a timer can wait: Node's limit for setTimeout (2^31 - 1 ms, about 24.8 days); longer fires at once. */
+export const MAX_MILLISECONDS = 2_147_483_647;
+
+/** A parser for an option that is a whole number of milliseconds from `minimum` to MAX_MILLISECONDS. */
+export function parseMilliseconds(option: string, minimum: 0 | 1): (value: string) => number {
+  return (value) => {
+    const ms = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!(ms >= minimum && ms <= MAX_MILLISECONDS)) {
+      throw new InspectorError(
+        'usage',
+        `${option} must be a whole number of milliseconds from ${minimum} to ${MAX_MILLISECONDS}, got "${value}"`,
+      );
+    }
+    return ms;
+  };
 }
+
+export const parseTimeout = parseMilliseconds('--timeout', 1);
 
 /**
  * Starts measuring a command's work (after start-up): `--stats` then reports the time since and the nodes the

@@ -4,7 +4,6 @@ import { attributeKey } from '../../shared/model/namespaces.js';
 import type { JsonValue } from '../../shared/model/values.js';
 import { toJsonValue } from '../../shared/model/values.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
-import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
@@ -150,18 +149,4 @@ export function snapshotText(node: CollectedNode, depth = 0, lines: string[] = [
   lines.push(`${'  '.repeat(depth)}${node.name ? `${label} "${node.name}"` : label}`);
   for (const child of node.children) snapshotText(child, depth + 1, lines);
   return lines;
-}
-
-function countNodes(node: CollectedNode): number {
-  return 1 + node.children.reduce((sum, child) => sum + countNodes(child), 0);
-}
-
-/** A subtree (the desktop by default) in the snapshot XML format, and how many nodes it holds. */
-export async function snapshotXml(
-  runtime: Runtime,
-  root: RuntimeNode,
-  options: { attrs: AttributeSelection; maxDepth: number | undefined },
-): Promise<{ xml: string; nodes: number }> {
-  const tree = await collectSubtree(runtime, root, { ...options, includeRuntimeId: false });
-  return { xml: writeSnapshotXml([tree]), nodes: countNodes(tree) };
 }

@@ -72,7 +72,6 @@ export class XPathService {
   private ready: Promise<void> | undefined;
   /** The tree generation the worker's mirror was built from. */
   private workerGeneration: number | undefined;
-  private readyResolve: (() => void) | undefined;
   /**
    * What changed since the worker's generation, node by node (true: its list too); undefined when a change was not
    * detailed (TreeInvalidated, invalidateAll) or there were too many: then the worker builds its mirror anew.
@@ -80,7 +79,14 @@ export class XPathService {
   private changed: Map<RuntimeNode, boolean> | undefined = new Map();
   private readonly unwatch: () => void;
 
-  constructor(private readonly runtime: Runtime) {
+  /**
+   * `prestarted`: a worker started before the runtime existed (startXPathWorker), so that it loads while the
+   * providers connect; it is used for the first evaluation.
+   */
+  constructor(
+    private readonly runtime: Runtime,
+    private prestarted?: StartedXPathWorker,
+  ) {
     this.unwatch = runtime.watchTree((changes) => this.onTreeChanges(changes));
   }
 
@@ -102,26 +108,19 @@ export class XPathService {
   private start(): { worker: Worker; bridge: BridgeHost; control: Int32Array } {
     if (this.worker && this.bridge && this.control)
       return { worker: this.worker, bridge: this.bridge, control: this.control };
-    const control = new Int32Array(new SharedArrayBuffer(8));
-    const channel = new MessageChannel();
-    const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
-      workerData: { port: channel.port2, control: control.buffer },
-      transferList: [channel.port2],
-    });
-    worker.unref();
-    channel.port1.unref();
-    const bridge = new BridgeHost(channel.port1, control);
+    const started = this.prestarted ?? startXPathWorker();
+    this.prestarted = undefined;
+    const { worker, bridge, control } = started;
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
-    worker.on('error', (error) =>
-      this.failPending(new InspectorError('internal', `XPath worker failed: ${error.message}`)),
-    );
+    started.onError = (error) =>
+      this.failPending(new InspectorError('internal', `XPath worker failed: ${error.message}`));
     worker.on('exit', () => {
       if (this.worker === worker) this.reset();
     });
     this.worker = worker;
     this.bridge = bridge;
     this.control = control;
-    this.ready = new Promise<void>((resolve) => (this.readyResolve = resolve));
+    this.ready = started.ready;
     return { worker, bridge, control };
   }
 
@@ -136,7 +135,6 @@ export class XPathService {
   private reset(): void {
     this.workerGeneration = undefined;
     this.changed = undefined;
-    this.readyResolve?.();
     this.ready = undefined;
     this.worker = undefined;
     this.bridge = undefined;
@@ -199,10 +197,7 @@ export class XPathService {
   }
 
   private onMessage(message: WorkerMessage): void {
-    if (message.type === 'ready') {
-      this.readyResolve?.();
-      return;
-    }
+    if (message.type === 'ready') return;
     const pending = this.pending;
     if (!pending || message.id !== pending.id || !this.bridge) return;
     const bridge = this.bridge;
@@ -333,6 +328,48 @@ export class XPathService {
     const worker = this.worker;
     this.reset();
     this.failPending(new InspectorError('cancelled', 'the XPath service was closed'));
-    await worker?.terminate();
+    await (worker ?? this.prestarted?.worker)?.terminate();
+    this.prestarted = undefined;
   }
+}
+
+/** An XPath worker started before its XPathService (see the constructor). */
+export interface StartedXPathWorker {
+  readonly worker: Worker;
+  readonly bridge: BridgeHost;
+  readonly control: Int32Array;
+  /** Resolves when the worker has loaded and said so, or has ended. */
+  readonly ready: Promise<void>;
+  /** Told when the worker fails; until a service adopts the worker, a failure only ends it. */
+  onError: (error: Error) => void;
+}
+
+/** Starts an XPath worker; it does not keep the process alive on its own. */
+export function startXPathWorker(): StartedXPathWorker {
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  const channel = new MessageChannel();
+  const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
+    workerData: { port: channel.port2, control: control.buffer },
+    transferList: [channel.port2],
+  });
+  worker.unref();
+  channel.port1.unref();
+  const ready = new Promise<void>((resolve) => {
+    const onMessage = (message: WorkerMessage) => {
+      if (message.type !== 'ready') return;
+      worker.off('message', onMessage);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', () => resolve());
+  });
+  const started: StartedXPathWorker = {
+    worker,
+    bridge: new BridgeHost(channel.port1, control),
+    control,
+    ready,
+    onError: () => undefined,
+  };
+  worker.on('error', (error) => started.onError(error));
+  return started;
 }

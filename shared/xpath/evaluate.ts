@@ -1,145 +1,22 @@
-import fontoxpath, { type IDomFacade } from 'fontoxpath';
-import { InspectorError, positionAt } from '../model/errors.js';
-import { XdmDomFacade, type FacadeAttribute, type FacadeElement } from './dom-facade.js';
-import { resolveStaticPrefix, rewriteControlAttributeTests } from './namespaces.js';
-import { compileFastPath, FastPathFallback, type FastItemMaker } from './fast/index.js';
+import fontoxpath from 'fontoxpath';
+import { evaluateOverTreeWith, type EvaluationOutcome, type XPathEngine, type XPathItem } from './evaluate-core.js';
 import type { XdmTree } from './tree.js';
 
-export type XPathValue = string | number | boolean;
+export {
+  toXPathError,
+  type EvaluationOutcome,
+  type XPathEngine,
+  type XPathItem,
+  type XPathValue,
+} from './evaluate-core.js';
 
-export type XPathItem<N> =
-  | { kind: 'node'; node: N }
-  | { kind: 'attribute'; owner: N; namespaceUri: string | null; localName: string; value: string }
-  | { kind: 'value'; value: XPathValue; integer?: boolean };
-
-export type XPathEngine = 'fast' | 'fontoxpath';
-
-const { evaluateXPath } = fontoxpath;
-
-interface FontoxpathPosition {
-  start: { offset: number; line: number };
-}
-
-/** Turns a fontoxpath error into one that names the position in the user's text and keeps the engine's words. */
-export function toXPathError(error: unknown, xpath: string): InspectorError {
-  if (error instanceof InspectorError) return error;
-  const raw = error instanceof Error ? error.message : String(error);
-  const codeMatch = /\b(XP[A-Z]{2}\d{4}|FO[A-Z]{2}\d{4}|XQ[A-Z]{2}\d{4})\b/.exec(raw);
-  const code = codeMatch?.[1] ?? '';
-  const lines = raw.split('\n');
-  const errorLine =
-    lines.find((line) => line.startsWith('Error: ')) ?? lines.find((line) => code && line.includes(code));
-  const detail = (errorLine ?? raw).replace(/^Error: /, '').trim();
-  const withPosition = error as { position?: FontoxpathPosition };
-  const offset = withPosition.position?.start.offset;
-  const position = positionAt(xpath, offset ?? 0);
-  const syntax = code === 'XPST0003';
-  const kind = syntax ? 'xpath-syntax' : code.startsWith('XPTY') ? 'xpath-type' : 'xpath-evaluation';
-  const where = offset === undefined ? 'in the expression' : `at line ${position.line}, column ${position.column}`;
-  const message = `${syntax ? 'XPath syntax error' : 'XPath error'} ${where}: ${detail.replace(/^XPST0003: /, '')}`;
-  return new InspectorError(kind, message, { position });
-}
-
-function fromFontoxpath<N>(value: unknown, items: XPathItem<N>[], root: N): void {
-  if (value === null || value === undefined) return;
-  if (Array.isArray(value)) {
-    for (const entry of value) fromFontoxpath(entry, items, root);
-    return;
-  }
-  if (typeof value === 'object') {
-    const candidate = value as { nodeType?: number; owner?: unknown };
-    if (candidate.nodeType === 2 && 'owner' in candidate) {
-      const attribute = value as FacadeAttribute<N>;
-      items.push({
-        kind: 'attribute',
-        owner: attribute.owner,
-        namespaceUri: attribute.namespaceURI,
-        localName: attribute.localName,
-        value: attribute.value,
-      });
-      return;
-    }
-    if (candidate.nodeType === 1 || candidate.nodeType === 9) {
-      items.push({ kind: 'node', node: (value as FacadeElement<N>).source ?? root });
-      return;
-    }
-    items.push({ kind: 'value', value: JSON.stringify(value) });
-    return;
-  }
-  if (typeof value === 'number') {
-    items.push({ kind: 'value', value, integer: Number.isInteger(value) });
-    return;
-  }
-  if (typeof value === 'string' || typeof value === 'boolean') {
-    items.push({ kind: 'value', value });
-    return;
-  }
-  items.push({ kind: 'value', value: String(value) });
-}
-
-/** The fast path's items as XPathItems, made directly (one object per item). */
-const XPATH_ITEMS: FastItemMaker<unknown, XPathItem<unknown>> = {
-  node: (node) => ({ kind: 'node', node }),
-  attribute: (owner, namespaceUri, localName, value) => ({ kind: 'attribute', owner, namespaceUri, localName, value }),
-  value: (value) =>
-    typeof value === 'number' ? { kind: 'value', value, integer: Number.isInteger(value) } : { kind: 'value', value },
-};
-
-export interface EvaluationOutcome<N> {
-  items: XPathItem<N>[];
-  engine: XPathEngine;
-}
-
-/**
- * Evaluates XPath 3.1 over a tree: the compiled fast path when the query is in its subset, fontoxpath otherwise.
- * Both give the same answer (a differential test holds them to it). Errors carry the position in the query.
- */
+/** evaluateOverTreeWith with fontoxpath loaded up front (for callers that do not care when it loads). */
 export function evaluateOverTree<N>(
   tree: XdmTree<N>,
   xpath: string,
   context: N,
   onItem?: (item: XPathItem<N>) => void,
-  /** Called with the chosen engine before it runs, so the tree can shape itself for it. */
   prepare?: (engine: XPathEngine) => void,
 ): EvaluationOutcome<N> {
-  if (xpath.trim() === '')
-    throw new InspectorError('xpath-syntax', 'the XPath expression is empty', { position: positionAt(xpath, 0) });
-  const fast = compileFastPath(xpath);
-  if (fast) {
-    prepare?.('fast');
-    try {
-      const items: XPathItem<N>[] = [];
-      for (const item of fast.evaluateAs(tree, context, XPATH_ITEMS as FastItemMaker<N, XPathItem<N>>))
-        items.push(item);
-      if (onItem) for (const item of items) onItem(item);
-      return { items, engine: 'fast' };
-    } catch (error) {
-      // The fast path stops where XPath might raise a dynamic error; fontoxpath then gives the exact answer or error.
-      if (!(error instanceof FastPathFallback)) throw error;
-    }
-  }
-  prepare?.('fontoxpath');
-  const facade = new XdmDomFacade(tree);
-  let raw: unknown;
-  try {
-    raw = evaluateXPath(
-      rewriteControlAttributeTests(xpath),
-      facade.wrap(context),
-      // The facade works on its own wrapper objects; fontoxpath only hands back what the facade gave it.
-      facade as unknown as IDomFacade,
-      null,
-      evaluateXPath.ALL_RESULTS_TYPE,
-      {
-        debug: true,
-        language: evaluateXPath.XPATH_3_1_LANGUAGE,
-        namespaceResolver: resolveStaticPrefix,
-      },
-    );
-  } catch (error) {
-    throw toXPathError(error, xpath);
-  }
-  const items: XPathItem<N>[] = [];
-  fromFontoxpath(raw, items, tree.root);
-  if (onItem) for (const item of items) onItem(item);
-  return { items, engine: 'fontoxpath' };
+  return evaluateOverTreeWith(() => fontoxpath, tree, xpath, context, onItem, prepare);
 }

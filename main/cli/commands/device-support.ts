@@ -6,6 +6,7 @@ import type { PlatformBundle } from '../../core/platform.js';
 import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { chooseBackends, selectPlatformFactory } from '../../core/registry.js';
+import { parseMilliseconds } from '../options.js';
 import { openCommandRuntime, type CommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
@@ -78,10 +79,7 @@ export function collectRects(value: string, previous: Rect[] | undefined): Rect[
   return [...(previous ?? []), parseRect(value)];
 }
 
-export function parseDuration(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InspectorError('usage', `--duration must be milliseconds, got "${value}"`);
-  return Number(value);
-}
+export const parseDuration = parseMilliseconds('--duration', 0);
 
 /** The elements an XPath selects (nodes only); none is an error naming the expression. */
 export async function nodesFor(tree: CommandRuntime, xpath: string): Promise<RuntimeNode[]> {

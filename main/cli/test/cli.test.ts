@@ -83,6 +83,27 @@ test('exit codes: 2 for usage and XPath errors, 3 without a provider, 4 on timeo
   assert.match(bad.stderr, /broken\.xml/);
 });
 
+test('10,000 nested parentheses exit 2 with line and column, not an internal error', () => {
+  const result = cli('query', `${'('.repeat(10_000)}1${')'.repeat(10_000)}`, '--provider', 'mock');
+  assert.equal(result.status, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /^platynui-inspector: XPath syntax error at line 1, column 101: .*deeper than 100 levels/,
+  );
+});
+
+test('a time option out of range exits 2 naming the option instead of becoming a 1 ms timer', () => {
+  for (const value of ['99999999999999', '2147483648', '0', '1.5', '-3']) {
+    const result = cli('query', 'count(/*)', '--provider', 'mock', '--timeout', value);
+    assert.equal(result.status, 2, `--timeout ${value}: ${result.stderr}`);
+    assert.match(result.stderr, /--timeout must be a whole number of milliseconds from 1 to 2147483647/);
+  }
+  assert.equal(cli('query', 'count(/*)', '--provider', 'mock', '--timeout', '2147483647').stdout, '5\n');
+  const duration = cli('highlight', '--rect', '1,1,5,5', '--provider', 'mock', '--duration', '99999999999999');
+  assert.equal(duration.status, 2, duration.stderr);
+  assert.match(duration.stderr, /--duration must be a whole number of milliseconds from 0 to 2147483647/);
+});
+
 test('exit code 3 when no provider can reach its technology', () => {
   const home = mkdtempSync(path.join(tmpdir(), 'platynui-nobus-'));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: home };

@@ -1,7 +1,8 @@
+import { createRequire } from 'node:module';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
 import { namespaceFromUri } from '../../../shared/model/namespaces.js';
-import { evaluateOverTree, type XPathItem } from '../../../shared/xpath/evaluate.js';
+import { evaluateOverTreeWith, type Fontoxpath, type XPathItem } from '../../../shared/xpath/evaluate-core.js';
 import type { EvaluateRequest, WorkerItem, WorkerMessage } from '../protocol.js';
 import { MirrorTree, type MirrorNode } from './mirror-tree.js';
 
@@ -14,6 +15,16 @@ const { port, control } = workerData as WorkerData;
 const flags = new Int32Array(control);
 let mirror: MirrorTree | undefined;
 let mirrorGeneration = -1;
+
+/**
+ * fontoxpath (about 120 ms to load) is loaded on the first query the fast path declines, not when the worker starts:
+ * most queries never need it. Synchronously, since an evaluation runs in one go on this thread.
+ */
+let fontoxpath: Fontoxpath | undefined;
+function loadFontoxpath(): Fontoxpath {
+  fontoxpath ??= createRequire(import.meta.url)('fontoxpath') as Fontoxpath;
+  return fontoxpath;
+}
 
 function post(message: WorkerMessage): void {
   parentPort!.postMessage(message);
@@ -76,7 +87,8 @@ parentPort!.on('message', (request: EvaluateRequest) => {
     let batch: WorkerItem[] = [];
     let batchSize = BATCH;
     const tree = mirror;
-    const outcome = evaluateOverTree(
+    const outcome = evaluateOverTreeWith(
+      loadFontoxpath,
       tree,
       request.xpath,
       context,

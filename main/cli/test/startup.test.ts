@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const cliModule = path.join(root, 'dist/main/cli/index.js');
+
+/**
+ * Runs the CLI in a child process and returns the packages (node_modules folders) it loaded on its own thread:
+ * each command should load only what it needs.
+ */
+function packagesLoadedBy(args: readonly string[]): Set<string> {
+  const probe = `
+    import { createRequire } from 'node:module';
+    const { runCli } = await import(${JSON.stringify(cliModule)});
+    const code = await runCli(${JSON.stringify(args)});
+    const loaded = Object.keys(createRequire(import.meta.url).cache);
+    process.stderr.write('\\n' + JSON.stringify({ code, loaded }) + '\\n');`;
+  // A file, not --input-type with -e: the XPath worker inherits the process's exec arguments.
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-startup-'));
+  const file = path.join(dir, 'probe.mjs');
+  writeFileSync(file, probe);
+  const result = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
+  rmSync(dir, { recursive: true, force: true });
+  const report = JSON.parse(result.stderr.trim().split('\n').pop() ?? '') as { code: number; loaded: string[] };
+  assert.equal(report.code, 0, result.stderr);
+  const packages = report.loaded
+    .filter((file) => file.includes(`${path.sep}node_modules${path.sep}`))
+    .map((file) => file.split(`${path.sep}node_modules${path.sep}`).pop()!.split(path.sep)[0]!);
+  return new Set(packages);
+}
+
+test('list-providers and a mock query load neither the other commands, the XPath engine nor D-Bus or X11 on the CLI thread', () => {
+  for (const args of [['list-providers'], ['query', 'count(/*)', '--provider', 'mock']]) {
+    const loaded = packagesLoadedBy(args);
+    assert.ok(loaded.has('commander'), [...loaded].join(', '));
+    // The browser host (ws, zod), the snapshot writer (xmlbuilder2), screenshots (pngjs), fontoxpath, and the
+    // backends these runs do not create (AT-SPI's dbus-next, X11's koffi).
+    for (const heavy of ['ws', 'zod', 'xmlbuilder2', 'pngjs', 'fontoxpath', 'dbus-next', 'koffi', '@koromix']) {
+      assert.ok(!loaded.has(heavy), `${args.join(' ')} loaded ${heavy}`);
+    }
+  }
+});
