@@ -25,6 +25,7 @@ const elements = [
   ['services', 'main/services'],
   ['api', 'main/api'],
   ['backends', 'main/backends'],
+  ['desktop', 'main/desktop'],
   ['cli', 'main/cli'],
   ['hosts', 'main/hosts'],
   ['electron', 'main/electron'],
@@ -69,9 +70,15 @@ const policies = [
   may('xpath', ['xpath', 'runtime', 'core', 'shared']),
   may('services', ['services', 'xpath', 'runtime', 'core', 'shared']),
   may('api', ['api', ...engine]),
-  may('backends', ['backends', 'provider', 'platform', 'runtime', 'core']),
-  may('cli', ['cli', 'api', 'hosts', ...engine]),
-  may('hosts', ['hosts', 'api', ...engine]),
+  may('backends', ['backends', 'provider', 'platform', 'runtime', 'core', 'shared']),
+  // The virtual desktop (Linux processes: Xvfb, D-Bus, AT-SPI, openbox) that `serve` and `virtual-desktop` start.
+  may('desktop', ['desktop', 'shared']),
+  // Exception: it switches AT-SPI on through the AT-SPI provider's D-Bus client.
+  exception('desktop', 'main/desktop/virtual-desktop.ts', ['provider']),
+  may('cli', ['cli', 'api', 'hosts', 'desktop', ...engine]),
+  // query and snapshot over a mock file alone read the file's table directly, without a runtime (issue 13).
+  exception('cli', 'main/cli/mock-file.ts', ['provider', 'platform']),
+  may('hosts', ['hosts', 'api', 'desktop', ...engine]),
   // runtime-host.ts is the Electron utility process's host: it starts the dispatcher as the browser host does.
   may('electron', ['electron', 'hosts', 'api', 'runtime', 'shared']),
   {

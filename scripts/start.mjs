@@ -6,12 +6,19 @@
 // Electron is usable when ELECTRON_OVERRIDE_DIST_PATH names a directory with an Electron build, or when
 // node_modules/electron/dist holds the downloaded binary. Otherwise one sentence says so and `serve` runs instead,
 // with the arguments given here.
+//
+// On Linux without a desktop session (neither DISPLAY nor WAYLAND_DISPLAY), one line says so and the browser host
+// serves a virtual desktop with gtk3-demo in it (`--app "<command>"` names other applications): Electron needs a
+// display too. Missing system packages are installed when running as root (saying which); otherwise the apt-get
+// command is printed and the exit code is 3.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const EXIT_PROVIDER = 3;
+const DEMO_APPLICATION = 'gtk3-demo';
 
 function executableName() {
   if (process.platform === 'win32') return 'electron.exe';
@@ -53,9 +60,38 @@ function run(command, args) {
   });
 }
 
+/** True on Linux when there is no desktop session to inspect. */
+export function lacksDesktop(env = process.env) {
+  return process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY;
+}
+
+async function serveVirtualDesktop(args) {
+  const ownApps = args.some((a) => a === '--app' || a.startsWith('--app='));
+  process.stdout.write(
+    `There is no desktop session here (neither DISPLAY nor WAYLAND_DISPLAY is set), so a virtual desktop with ` +
+      `${ownApps ? 'your applications' : DEMO_APPLICATION} is started and served in the browser.\n`,
+  );
+  const packages = await import(pathToFileURL(path.join(root, 'dist/main/desktop/packages.js')).href);
+  if (packages.isDebianLike()) {
+    const needed = [...packages.VIRTUAL_DESKTOP_PACKAGES, ...(ownApps ? [] : [packages.DEMO_APPLICATION_PACKAGE])];
+    try {
+      packages.ensurePackages({ packages: needed, log: (m) => process.stderr.write(`platynui-inspector: ${m}\n`) });
+    } catch (error) {
+      if (!(error instanceof packages.MissingPackagesError)) throw error;
+      process.stderr.write(`platynui-inspector: ${error.message}\n`);
+      process.exitCode = EXIT_PROVIDER;
+      return;
+    }
+  }
+  const apps = ownApps ? [] : ['--app', DEMO_APPLICATION];
+  run(process.execPath, [path.join(root, 'bin/platynui-inspector'), 'serve', '--virtual-desktop', ...apps, ...args]);
+}
+
 const args = process.argv.slice(2);
 const electron = findElectron();
-if (electron.binary) {
+if (lacksDesktop()) {
+  await serveVirtualDesktop(args);
+} else if (electron.binary) {
   run(electron.binary, [root, ...args]);
 } else {
   process.stdout.write(

@@ -127,7 +127,7 @@ function requireSessionEnv(env: NodeJS.ProcessEnv): void {
   if (!env.DISPLAY || !env.DBUS_SESSION_BUS_ADDRESS) {
     throw new Error(
       'DISPLAY and DBUS_SESSION_BUS_ADDRESS must be set: run inside the desktop session ' +
-        '(npm test, or node scripts/desktop/session.mjs -- <command>)',
+        '(npm test, or platynui-inspector virtual-desktop -- <command>)',
     );
   }
 }
@@ -330,6 +330,19 @@ export async function findDocuments(bus: MessageBus, root: ObjectRef, limit = 30
 /** At least one child (a window) under the application root. */
 const hasWindow: ReadyCheck = async (bus, app) =>
   Number(await getProperty(bus, app, 'org.a11y.atspi.Accessible', 'ChildCount')) > 0;
+
+/**
+ * Starts a small GTK application of e2e/fixtures written in Python (python3-gi; GTK 3 or 4 as the script chooses)
+ * and waits until its window is registered.
+ */
+export async function launchPythonGtkApp(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  options: LaunchOptions = {},
+): Promise<LaunchedApp> {
+  const file = path.join(projectRoot(), 'e2e/fixtures', script);
+  return launch(script, '/usr/bin/python3', [file, ...(options.args ?? [])], env, { ...options, ready: hasWindow });
+}
 
 /** Starts gtk3-demo (Debian's gtk-3-examples) and waits until its main window is registered. */
 export async function launchGtk3Demo(env: NodeJS.ProcessEnv, options: LaunchOptions = {}): Promise<LaunchedApp> {

@@ -1,11 +1,31 @@
 // Small, dependable access to the AT-SPI registry for tests: which applications are registered, with their PID, name
 // and top-level children. Low-level dbus-next calls with hard-coded signatures, no introspection, no usocket.
 import { Message, sessionBus, type MessageBus } from 'dbus-next';
-import { toDbusNextAddress } from '../../main/providers/atspi/bus-address.js';
+import { parseDbusAddress } from '../../main/providers/atspi/dbus/address.js';
 
 export const REGISTRY_BUS_NAME = 'org.a11y.atspi.Registry';
 export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+
+/**
+ * The first entry of an address in the form dbus-next opens without its optional native `usocket` module: a
+ * `unix:path=` or `unix:abstract=` address becomes `unix:socket=<path>` (an abstract name gets a leading NUL).
+ */
+export function toDbusNextAddress(address: string): string | undefined {
+  for (const { transport, params } of parseDbusAddress(address)) {
+    if (transport === 'unix') {
+      const path = params.get('path') ?? params.get('socket');
+      if (path) return `unix:socket=${path}`;
+      const abstract = params.get('abstract');
+      if (abstract) return `unix:socket=\u0000${abstract}`;
+    } else if (transport === 'tcp') {
+      const host = params.get('host') ?? 'localhost';
+      const port = params.get('port');
+      if (port) return `tcp:host=${host},port=${port}`;
+    }
+  }
+  return undefined;
+}
 
 /** Converts a D-Bus address to one dbus-next connects to without its optional native `usocket` module. */
 export function dbusNextAddress(address: string): string {

@@ -93,41 +93,52 @@ async function launchElectron(
 
 async function launchBrowserHost(env: NodeJS.ProcessEnv, options: InspectorOptions): Promise<InspectorUnderTest> {
   const { url, host, log } = await startServe(env, options.args);
-  let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: chromiumExecutable(),
-      args: ['--no-sandbox', '--disable-gpu'],
-      env: { ...env, DISPLAY: '', DBUS_SESSION_BUS_ADDRESS: 'disabled:', AT_SPI_BUS_ADDRESS: '' } as {
-        [key: string]: string;
-      },
-    });
-    const context = await browser.newContext({
-      viewport: options.viewport ?? { width: 1440, height: 900 },
-      colorScheme: 'light',
-      permissions: ['clipboard-read', 'clipboard-write'],
-    });
-    const page = await context.newPage();
-    await page.goto(url);
-    const opened = browser;
+    const { browser, page } = await openInspectorPage(url, options.viewport);
     return {
       kind: 'browser host',
       page,
       log,
       async close() {
-        await opened.close().catch(() => undefined);
+        await browser.close().catch(() => undefined);
         await stopProcess(host);
       },
     };
   } catch (error) {
-    await browser?.close().catch(() => undefined);
     await stopProcess(host);
     throw error;
   }
 }
 
+/** The inspector's page at `url` in Debian's Chromium: headless, off the accessibility bus. */
+export async function openInspectorPage(
+  url: string,
+  viewport = { width: 1440, height: 900 },
+): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: ['--no-sandbox', '--disable-gpu'],
+    env: { ...process.env, DISPLAY: '', DBUS_SESSION_BUS_ADDRESS: 'disabled:', AT_SPI_BUS_ADDRESS: '' } as {
+      [key: string]: string;
+    },
+  });
+  try {
+    const context = await browser.newContext({
+      viewport,
+      colorScheme: 'light',
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    await page.goto(url);
+    return { browser, page };
+  } catch (error) {
+    await browser.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Starts `platynui-inspector serve` and resolves with the address it prints. */
-function startServe(
+export function startServe(
   env: NodeJS.ProcessEnv,
   args: string[],
 ): Promise<{ url: string; host: ChildProcess; log(): string }> {

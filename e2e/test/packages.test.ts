@@ -1,4 +1,4 @@
-// The package check of scripts/desktop: what is missing is found, installation is non-interactive and a failure
+// The package check of scripts/desktop (main/desktop/packages.ts with the test desktop's list): what is missing is found, installation is non-interactive and a failure
 // names the exact apt command. apt itself is replaced by a stand-in script: no package is installed here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +29,7 @@ const FAKE = 'platynui-no-such-package';
 test('all desktop packages are installed on this machine and a missing one is reported', async () => {
   const m = await load();
   assert.ok(m.DESKTOP_PACKAGES.includes('xvfb') && m.DESKTOP_PACKAGES.includes('python3-dogtail'));
+  assert.ok(m.DESKTOP_PACKAGES.includes('xauth'), 'the virtual desktop writes its cookie with xauth');
   assert.deepEqual(m.missingPackages(), []);
   assert.deepEqual(m.missingPackages(['xvfb', FAKE]), [FAKE]);
   assert.deepEqual(m.ensureDesktopPackages({ log: () => {} }), []);
@@ -73,7 +74,7 @@ test('without root, or off Debian, nothing is run and the message gives the apt 
   const m = await load();
   assert.throws(
     () => m.ensureDesktopPackages({ packages: [FAKE], root: false, aptGet: '/nonexistent/apt-get' }),
-    /Missing Debian packages for the virtual desktop: platynui-no-such-package\.\nInstall them with: .*apt-get install -y --no-install-recommends platynui-no-such-package/,
+    /Missing Debian packages for the test desktop: platynui-no-such-package\.\nInstall them with: .*apt-get install -y --no-install-recommends platynui-no-such-package/,
   );
   assert.throws(
     () => m.ensureDesktopPackages({ packages: ['xvfb'], debianLike: false }),

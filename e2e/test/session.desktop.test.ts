@@ -3,7 +3,7 @@
 // stopping leaves nothing behind. Runs inside the desktop session started by scripts/test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +19,7 @@ import {
 import { call, connectA11yBus, connectBus, getChildren, registeredApplications } from '../support/atspi-bus.js';
 import { atspiReference } from '../support/reference.js';
 import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../support/paths.js';
-import { isAlive, processesWithEnv } from '../support/processes.js';
+import { isAlive } from '../support/processes.js';
 
 const env = sessionEnv();
 
@@ -237,71 +237,6 @@ test('a second session gets its own display and stops without leftovers', async 
   for (const p of s.pids) assert.equal(isAlive(p.pid), false, `${p.name} ${p.pid} still alive`);
   assert.deepEqual(mod.processesWithMarker(id), []);
   assert.equal(existsSync(s.tmpDir), false);
-});
-
-test('session.mjs as a command runs the command inside a session and passes its exit code on', () => {
-  const script = path.join(projectRoot(), 'scripts/desktop/session.mjs');
-  const r = spawnSync(
-    process.execPath,
-    [script, '--quiet', '--', 'sh', '-c', 'xdpyinfo >/dev/null && test -n "$DBUS_SESSION_BUS_ADDRESS" && exit 7'],
-    { encoding: 'utf8', timeout: 60000 },
-  );
-  assert.equal(r.status, 7, r.stderr);
-  const bad = spawnSync(process.execPath, [script, '--bogus'], { encoding: 'utf8' });
-  assert.equal(bad.status, 2);
-});
-
-function markerProcesses(marker: string): number[] {
-  return processesWithEnv('PLATYNUI_DESKTOP_SESSION', marker);
-}
-
-async function startCliSession(): Promise<{ child: ChildProcess; marker: string }> {
-  const script = path.join(projectRoot(), 'scripts/desktop/session.mjs');
-  const child = spawn(
-    process.execPath,
-    [script, '--quiet', '--', 'sh', '-c', 'echo "$PLATYNUI_DESKTOP_SESSION"; sleep 60'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const marker = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.once('exit', (c) => reject(new Error(`session exited early with ${c}`)));
-  });
-  return { child, marker };
-}
-
-async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
-
-test('SIGTERM to session.mjs stops the command and every session process', async () => {
-  const { child, marker } = await startCliSession();
-  // Xvfb, dbus-daemon, openbox, the command, and the at-spi launcher, bus and registry
-  assert.ok(markerProcesses(marker).length >= 5, `only ${markerProcesses(marker).join(' ')}`);
-  const exit = new Promise<[number | null, string | null]>((r) => child.once('exit', (c, s) => r([c, s])));
-  child.kill('SIGTERM');
-  const [code] = await exit;
-  assert.equal(code, 128 + 15);
-  assert.deepEqual(markerProcesses(marker), []);
-});
-
-test('even a SIGKILLed session.mjs leaves no processes behind', async () => {
-  const { child, marker } = await startCliSession();
-  const before = markerProcesses(marker);
-  assert.ok(before.length >= 5);
-  child.kill('SIGKILL');
-  const gone = await eventually(() => markerProcesses(marker).length === 0, 5000);
-  assert.ok(gone, `left behind: ${markerProcesses(marker).join(' ')}`);
 });
 
 test('a paused app stops answering D-Bus, resumes, and can be stopped while paused', async () => {

@@ -11,5 +11,6 @@ export function sessionCapabilities(session: InspectorSession): Capabilities {
       (provider) => provider.descriptor.eventCapabilities === 'StructureWithProperties',
     ),
     locators: true,
+    stop: session.hostStop !== undefined,
   };
 }

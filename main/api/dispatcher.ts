@@ -205,6 +205,11 @@ export class InspectorDispatcher {
         capabilities: sessionCapabilities(session),
       }),
       'accessibility.status': async () => session.accessibility(false),
+      'host.stop': async () => {
+        if (!session.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
+        session.hostStop();
+        return { stopping: true };
+      },
       'accessibility.enable': async () => {
         const status = await session.accessibility(true);
         this.session.emit({ type: 'provider.status', providers: session.providerStatus() });

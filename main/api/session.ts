@@ -46,6 +46,8 @@ export class InspectorSession {
   private readonly unsubscribe: () => void;
   private closed = false;
   picker: Picker | undefined;
+  /** Ends the host and everything it started (`host.stop`); undefined where a page may not stop its host. */
+  hostStop: (() => void) | undefined;
 
   private constructor(
     readonly runtime: Runtime,

@@ -1,17 +1,8 @@
-import { InspectorError } from '../../shared/model/errors.js';
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
 import { startXPathWorker, XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
-
-export function parseNonNegativeInteger(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value))
-      throw new InspectorError('usage', `${name} must be a non-negative integer, got "${value}"`);
-    return Number(value);
-  };
-}
 
 export interface CommandRuntime {
   runtime: Runtime;
@@ -36,8 +27,19 @@ export async function openCommandRuntime(options: RuntimeCliOptions): Promise<Co
     runtime,
     xpath,
     close: async () => {
+      reportDegradedProviders(runtime);
       await xpath.close();
       await runtime.shutdown();
     },
   };
+}
+
+/** Names on stderr what a provider could not fully deliver (a hung application shown without its children). */
+function reportDegradedProviders(runtime: Runtime): void {
+  for (const provider of runtime.providers) {
+    const status = provider.status();
+    if (status.state === 'degraded' && status.message) {
+      process.stderr.write(`warning: ${provider.descriptor.id}: ${status.message}\n`);
+    }
+  }
 }

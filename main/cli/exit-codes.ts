@@ -26,3 +26,11 @@ export function exitCodeFor(code: ErrorCode): number {
       return EXIT_FAILURE;
   }
 }
+
+/** Thrown by a command whose exit status is not an error's (`virtual-desktop` passes on its command's status). */
+export class CommandExit extends Error {
+  constructor(readonly status: number) {
+    super(`exit ${status}`);
+    this.name = 'CommandExit';
+  }
+}

@@ -1,7 +1,7 @@
 import '../backends/linux.js';
 import { Command, CommanderError } from 'commander';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
-import { EXIT_USAGE, exitCodeFor } from './exit-codes.js';
+import { CommandExit, EXIT_USAGE, exitCodeFor } from './exit-codes.js';
 
 type Register = (program: Command) => void;
 
@@ -27,6 +27,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
+  ['virtual-desktop', async () => (await import('./commands/virtual-desktop.js')).registerVirtualDesktop],
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
@@ -60,6 +61,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     // A command whose outcome is more than success (check: findings) sets the exit code itself.
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
+    if (error instanceof CommandExit) return error.status;
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
       return EXIT_USAGE;

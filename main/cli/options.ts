@@ -2,7 +2,7 @@ import { InspectorError } from '../../shared/model/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AttributeSelection } from '../services/snapshot.js';
 
-export { addRuntimeOptions } from '../backends/flags.js';
+export { addRuntimeOptions, parseNonNegativeInteger } from '../backends/flags.js';
 
 export function parseAttrs(value: string): AttributeSelection {
   if (value !== 'none' && value !== 'default' && value !== 'all') {

@@ -136,6 +136,7 @@ export function parseShellArgs(argv: readonly string[]): { runtime: RuntimeOptio
     const value = () => argv[++i];
     if (arg === '--provider') flags.provider = [...(flags.provider ?? []), value() ?? ''];
     else if (arg === '--mock-file') flags.mockFile = value() ?? '';
+    else if (arg === '--mock-max-depth') flags.mockMaxDepth = Number(value());
     else if (arg === '--platform') flags.platform = value() ?? '';
     else if (arg === '--pick-shortcut') shortcut = value() ?? '';
   }

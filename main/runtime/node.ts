@@ -1,9 +1,10 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
+import { composeAttributes, needsPatterns, ownAttribute, type NodeFacts } from '../core/node-attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
-import { uiArray, uiString } from '../../shared/model/values.js';
+import { uiString } from '../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/provider.js';
 
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
@@ -207,25 +208,22 @@ export class RuntimeNode {
     return value;
   }
 
+  /** What the runtime knows of the node besides the provider's attributes. */
+  private facts(id: string | undefined): NodeFacts {
+    return {
+      runtimeId: this.runtimeId,
+      name: this.name,
+      id,
+      technology: this.technology,
+      isSecure: this.isSecure,
+    };
+  }
+
   /** The attributes the runtime adds when the provider does not (see readAttributes). */
   private async ownAttribute(name: string): Promise<AttributeEntry | undefined> {
-    const control = (value: UiValue): AttributeEntry => ({ namespace: 'control', name, value });
-    switch (name) {
-      case AttributeNames.RuntimeId:
-        return control(uiString(this.runtimeId));
-      case AttributeNames.Name:
-        return control(uiString(this.name));
-      case AttributeNames.Id: {
-        const id = await this.loadId();
-        return id ? control(uiString(id)) : undefined;
-      }
-      case AttributeNames.Technology:
-        return control(uiString(this.technology));
-      case AttributeNames.SupportedPatterns:
-        return control(uiArray((await this.supportedPatterns()).map((pattern) => uiString(pattern))));
-      default:
-        return undefined;
-    }
+    const id = name === AttributeNames.Id ? await this.loadId() : this.id;
+    const patterns = name === AttributeNames.SupportedPatterns ? await this.supportedPatterns() : [];
+    return ownAttribute(name, this.facts(id), patterns);
   }
 
   private async readAttributes(): Promise<readonly AttributeEntry[]> {
@@ -241,32 +239,8 @@ export class RuntimeNode {
       );
       provided = await this.entriesOf(readable);
     }
-    const entries = provided.filter(
-      (entry) =>
-        !(secure && entry.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(entry.name)) &&
-        !(entry.namespace === 'control' && entry.name === AttributeNames.RuntimeId),
-    );
-    const has = (name: string) => entries.some((entry) => entry.namespace === 'control' && entry.name === name);
-    const own: AttributeEntry[] = [];
-    if (!has(AttributeNames.Name))
-      own.push({ namespace: 'control', name: AttributeNames.Name, value: uiString(this.name) });
-    if (this.id && !has(AttributeNames.Id)) {
-      own.push({ namespace: 'control', name: AttributeNames.Id, value: uiString(this.id) });
-    }
-    const result = [...own, ...entries];
-    if (!has(AttributeNames.Technology)) {
-      result.push({ namespace: 'control', name: AttributeNames.Technology, value: uiString(this.technology) });
-    }
-    if (!has(AttributeNames.SupportedPatterns)) {
-      const patterns = await this.supportedPatterns();
-      result.push({
-        namespace: 'control',
-        name: AttributeNames.SupportedPatterns,
-        value: uiArray(patterns.map((pattern) => uiString(pattern))),
-      });
-    }
-    result.push({ namespace: 'control', name: AttributeNames.RuntimeId, value: uiString(this.runtimeId) });
-    return withDerivedAliases(result.filter((entry) => !(entry.name === AttributeNames.Id && !entry.value)));
+    const patterns = needsPatterns(provided) ? await this.supportedPatterns() : [];
+    return composeAttributes(provided, this.facts(this.id), patterns);
   }
 
   /** Runs a pattern action; refuses when the node changed since the caller saw `expectedRevision`. */

@@ -1,9 +1,11 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { AttributeNames, STATE_ATTRIBUTE_NAMES } from '../../shared/model/attributes.js';
 import { attributeKey } from '../../shared/model/namespaces.js';
-import type { JsonValue } from '../../shared/model/values.js';
-import { toJsonValue } from '../../shared/model/values.js';
+import type { JsonValue, UiValue } from '../../shared/model/values.js';
+import { formatValueText, toJsonValue } from '../../shared/model/values.js';
+import type { Namespace } from '../../shared/model/namespaces.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
+import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
@@ -15,7 +17,10 @@ export interface SelectOptions {
   includeRuntimeId: boolean;
 }
 
-/** The attributes a snapshot or query writes: none, the default set (Name, Id, state flags), or all of them. */
+/**
+ * The attributes a snapshot or query writes: none, the default set (Name, Id, state flags, and IsResponding where an
+ * application has it), or all of them.
+ */
 export function selectAttributes(entries: readonly AttributeEntry[], options: SelectOptions): AttributeEntry[] {
   const withRuntimeId = options.includeRuntimeId || options.attrs === 'all';
   return entries.filter((entry) => {
@@ -27,6 +32,7 @@ export function selectAttributes(entries: readonly AttributeEntry[], options: Se
       control &&
       (entry.name === AttributeNames.Name ||
         entry.name === AttributeNames.Id ||
+        entry.name === AttributeNames.IsResponding ||
         STATE_ATTRIBUTE_NAMES.includes(entry.name))
     );
   });
@@ -48,21 +54,43 @@ export interface NodeJson {
   children?: NodeJson[];
 }
 
-export async function nodeJson(node: RuntimeNode, options: SelectOptions): Promise<NodeJson> {
-  const attributes = await readSelected(node, options);
+/** What output says of a node besides its attributes. */
+export interface NodeIdentity {
+  runtimeId: string;
+  namespace: Namespace;
+  role: string;
+  name: string;
+}
+
+/** A query result as output writes it (XPathItem is one, with RuntimeNode as the node). */
+export type OutputItem<N extends NodeIdentity> =
+  | { type: 'node'; node: N }
+  | { type: 'attribute'; owner: N; namespace: Namespace; name: string; value: UiValue }
+  | { type: 'value'; value: UiValue };
+
+function nodeJsonOf(node: NodeIdentity, entries: readonly AttributeEntry[], options: SelectOptions): NodeJson {
   return {
     runtimeId: node.runtimeId,
     namespace: node.namespace,
     role: node.role,
     name: node.name,
-    attributes: attributesJson(selectAttributes(attributes, options)),
+    attributes: attributesJson(selectAttributes(entries, options)),
   };
 }
 
-export async function itemJson(item: XPathItem, options: SelectOptions): Promise<{ [key: string]: JsonValue }> {
+export async function nodeJson(node: RuntimeNode, options: SelectOptions): Promise<NodeJson> {
+  return nodeJsonOf(node, await readSelected(node, options), options);
+}
+
+/** An item's JSON; `entries`: the node's selected attributes (readSelected), for a node item. */
+export function itemJsonOf<N extends NodeIdentity>(
+  item: OutputItem<N>,
+  entries: readonly AttributeEntry[],
+  options: SelectOptions,
+): { [key: string]: JsonValue } {
   switch (item.type) {
     case 'node':
-      return { type: 'node', ...(await nodeJson(item.node, options)) } as unknown as { [key: string]: JsonValue };
+      return { type: 'node', ...nodeJsonOf(item.node, entries, options) } as unknown as { [key: string]: JsonValue };
     case 'attribute':
       return {
         type: 'attribute',
@@ -76,28 +104,63 @@ export async function itemJson(item: XPathItem, options: SelectOptions): Promise
   }
 }
 
+export async function itemJson(item: XPathItem, options: SelectOptions): Promise<{ [key: string]: JsonValue }> {
+  return itemJsonOf(item, item.type === 'node' ? await readSelected(item.node, options) : [], options);
+}
+
+/** An item's line in `--format text`. */
+export function itemText(item: OutputItem<NodeIdentity>): string {
+  if (item.type === 'node') return textLine(item.node);
+  if (item.type === 'attribute') {
+    const key = item.namespace === 'control' ? item.name : `${item.namespace}:${item.name}`;
+    return `${textLine(item.owner)} @${key}=${formatValueText(item.value)}`;
+  }
+  return formatValueText(item.value);
+}
+
 export function roleLabel(node: { namespace: string; role: string }): string {
   return node.namespace === 'control' ? node.role : `${node.namespace}:${node.role}`;
 }
 
-export function textLine(node: RuntimeNode): string {
+export function textLine(node: { namespace: string; role: string; name: string }): string {
   return node.name ? `${roleLabel(node)} "${node.name}"` : roleLabel(node);
 }
 
 /** The names `--attrs default` writes, in the order it writes them. */
-const DEFAULT_ATTRIBUTE_NAMES = [AttributeNames.Name, AttributeNames.Id, ...STATE_ATTRIBUTE_NAMES];
+const DEFAULT_ATTRIBUTE_NAMES = [
+  AttributeNames.Name,
+  AttributeNames.Id,
+  ...STATE_ATTRIBUTE_NAMES,
+  AttributeNames.IsResponding,
+];
 
 /**
  * Reads what the selection needs: everything for `all`, only the named attributes for `default` (a snapshot of a
  * large application must not read every attribute of every node), nothing for `none`.
  */
 export async function readSelected(node: RuntimeNode, options: SelectOptions): Promise<readonly AttributeEntry[]> {
-  const withRuntimeId = options.includeRuntimeId || options.attrs === 'all';
-  if (options.attrs === 'all') return node.attributes();
-  const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
-  if (withRuntimeId) names.push(AttributeNames.RuntimeId);
+  const names = selectedNames(options);
+  if (names === 'all') return node.attributes();
   const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
   return found.flat().filter((entry) => entry.namespace === 'control');
+}
+
+/** readSelected() over a node whose attributes are at hand. */
+export function readSelectedFrom(
+  node: { attributes(): readonly AttributeEntry[]; attributesNamed(name: string): readonly AttributeEntry[] },
+  options: SelectOptions,
+): readonly AttributeEntry[] {
+  const names = selectedNames(options);
+  if (names === 'all') return node.attributes();
+  return names.flatMap((name) => node.attributesNamed(name)).filter((entry) => entry.namespace === 'control');
+}
+
+/** The names readSelected() asks for one by one, or 'all'. */
+function selectedNames(options: SelectOptions): string[] | 'all' {
+  if (options.attrs === 'all') return 'all';
+  const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
+  if (options.includeRuntimeId) names.push(AttributeNames.RuntimeId);
+  return names;
 }
 
 export interface SubtreeOptions extends SelectOptions {
@@ -149,4 +212,14 @@ export function snapshotText(node: CollectedNode, depth = 0, lines: string[] = [
   lines.push(`${'  '.repeat(depth)}${node.name ? `${label} "${node.name}"` : label}`);
   for (const child of node.children) snapshotText(child, depth + 1, lines);
   return lines;
+}
+
+/** The text `snapshot` writes for the collected trees in a format. */
+export function formatSnapshot(trees: readonly CollectedNode[], format: 'xml' | 'json' | 'text'): string {
+  if (format === 'xml') return writeSnapshotXml(trees);
+  if (format === 'json') return `${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`;
+  return trees
+    .flatMap((tree) => snapshotText(tree))
+    .map((line) => `${line}\n`)
+    .join('');
 }

@@ -2,7 +2,7 @@ import { useSlice, useStores } from '../app-context.js';
 import { selectAccessibilityOn } from '../stores/session-store.js';
 
 export function StatusBar() {
-  const { session, tree, settings } = useStores();
+  const { client, session, tree, settings } = useStores();
   const connection = useSlice(session, (s) => s.connection);
   const providers = useSlice(session, (s) => s.info?.status.providers);
   const platform = useSlice(session, (s) => s.info?.status.platform);
@@ -13,6 +13,7 @@ export function StatusBar() {
   const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
   const treeError = useSlice(tree, (s) => s.lastError);
   const picking = useSlice(session, (s) => s.picking);
+  const canStop = useSlice(session, (s) => s.info?.status.capabilities.stop ?? false);
   return (
     <footer className="status-bar" aria-label="Status bar">
       <span className={`conn ${connection}`}>● {connection === 'open' ? 'connected' : connection}</span>
@@ -28,6 +29,18 @@ export function StatusBar() {
       {error || treeError ? <span className="error">{error ?? treeError}</span> : null}
       {settingsError ? <span className="error">{settingsError}</span> : null}
       {message ? <span className={message.level === 'error' ? 'error' : 'message'}>{message.text}</span> : null}
+      {canStop ? (
+        <button
+          type="button"
+          className="stop-host"
+          title="End the host and everything it started"
+          onClick={() =>
+            void client.stopHost().catch((e: unknown) => session.getState().say(`Stop failed: ${String(e)}`, 'error'))
+          }
+        >
+          Stop host
+        </button>
+      ) : null}
     </footer>
   );
 }

@@ -47,7 +47,13 @@ export interface SessionCallbacks {
   onReveal(node: NodeSummary): void;
 }
 
-const NO_CAPABILITIES: Capabilities = { pick: false, highlight: false, followFocus: false, locators: false };
+const NO_CAPABILITIES: Capabilities = {
+  pick: false,
+  highlight: false,
+  followFocus: false,
+  locators: false,
+  stop: false,
+};
 
 /** The host's capabilities; none until the host answered. */
 export const selectCapabilities = (state: SessionState): Capabilities =>

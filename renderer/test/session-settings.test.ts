@@ -85,6 +85,7 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     highlight: false,
     followFocus: false,
     locators: false,
+    stop: false,
   });
   const info = await session.getState().connect();
   assert.equal(info?.desktop.runtimeId, 'platynui:Desktop');
@@ -93,6 +94,7 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     highlight: true,
     followFocus: true,
     locators: true,
+    stop: false,
   });
   assert.deepEqual(
     info?.status.providers.map((p) => `${p.displayName} (${p.state})`),

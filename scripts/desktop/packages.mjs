@@ -1,105 +1,40 @@
-// Debian packages the virtual accessible desktop needs, checked with dpkg-query and installed with apt-get when we
-// are root on a Debian/Ubuntu machine. Anywhere else we print the exact command and fail: no silent partial setup.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// The Debian packages of the test desktop: the product's virtual desktop (main/desktop/packages.ts) and the tools the
+// tests drive it with. Checked with dpkg-query, installed with apt-get when we are root on Debian/Ubuntu; anywhere
+// else the exact command is printed and nothing is half set up. Import it after the build.
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const packages = await import(pathToFileURL(path.join(root, 'dist/main/desktop/packages.js')).href);
+
+export const { aptCommand, DEMO_APPLICATION_PACKAGE, MissingPackagesError, VIRTUAL_DESKTOP_PACKAGES } = packages;
 
 export const DESKTOP_PACKAGES = Object.freeze([
-  'xvfb',
-  'dbus',
+  ...VIRTUAL_DESKTOP_PACKAGES,
   'dbus-x11',
-  'at-spi2-core',
-  'openbox',
   'x11-utils',
   'xdotool',
-  'gtk-3-examples',
+  DEMO_APPLICATION_PACKAGE,
   'chromium',
   'python3-gi',
   'gir1.2-atspi-2.0',
   'imagemagick',
   'python3-dogtail',
+  'gir1.2-gtk-4.0',
 ]);
 
-const APT_OPTIONS = ['-o', 'DPkg::Lock::Timeout=600', '-o', 'Dpkg::Options::=--force-confdef'];
-
-/** The exact command a person should run to install the given packages. */
-export function aptCommand(packages) {
-  const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
-  return `${sudo}apt-get update && ${sudo}DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${packages.join(' ')}`;
-}
-
-function isDebianLike() {
-  return existsSync('/etc/debian_version') && existsSync('/usr/bin/apt-get') && existsSync('/usr/bin/dpkg-query');
-}
-
-/** Packages from `packages` that dpkg does not report as installed. */
-export function missingPackages(packages = DESKTOP_PACKAGES) {
-  const result = spawnSync('dpkg-query', ['-W', '-f', '${Package} ${db:Status-Status}\n', ...packages], {
-    encoding: 'utf8',
-  });
-  if (result.error) throw result.error;
-  const installed = new Set();
-  for (const line of result.stdout.split('\n')) {
-    const [name, status] = line.trim().split(' ');
-    if (name && status === 'installed') installed.add(name.split(':')[0]);
-  }
-  return packages.filter((p) => !installed.has(p));
-}
-
-export class DesktopPackagesError extends Error {
-  constructor(message, missing) {
-    super(message);
-    this.name = 'DesktopPackagesError';
-    this.missing = missing;
-  }
-}
+/** Packages from `list` (default: all of the test desktop's) that dpkg does not report as installed. */
+export const missingPackages = (list = DESKTOP_PACKAGES) => packages.missingPackages(list);
 
 /**
- * Makes sure the desktop packages are installed. Installs them with apt-get (non-interactive) when they are missing,
- * we are root and the machine is Debian-like; otherwise throws a DesktopPackagesError naming the apt command.
- * Returns the list of packages it installed (empty when all were present).
+ * Makes sure the test desktop's packages are installed (as root on Debian: installs the missing ones); otherwise
+ * throws naming the apt command. Returns the packages it installed.
  */
-export function ensureDesktopPackages({
-  packages = DESKTOP_PACKAGES,
-  log = (m) => process.stderr.write(m + '\n'),
-  aptGet = 'apt-get', // the apt-get to run (tests pass a stand-in)
-  debianLike = isDebianLike(),
-  root = process.getuid?.() === 0,
-} = {}) {
-  if (!debianLike) {
-    throw new DesktopPackagesError(
-      `The virtual desktop needs a Debian/Ubuntu machine with these packages: ${packages.join(' ')}.\n` +
-        `On Debian/Ubuntu run: ${aptCommand(packages)}`,
-      [...packages],
-    );
-  }
-  const missing = missingPackages(packages);
-  if (missing.length === 0) return [];
-  if (!root) {
-    throw new DesktopPackagesError(
-      `Missing Debian packages for the virtual desktop: ${missing.join(' ')}.\nInstall them with: ${aptCommand(missing)}`,
-      missing,
-    );
-  }
-  log(`[desktop] installing missing packages: ${missing.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    spawnSync(aptGet, [...APT_OPTIONS, 'install', '-y', '--no-install-recommends', ...missing], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env,
-    });
-  let result = install();
-  if (result.status !== 0) {
-    // The package lists may be missing or stale: refresh them once and try again.
-    const update = spawnSync(aptGet, [...APT_OPTIONS, 'update'], { stdio: ['ignore', 'inherit', 'inherit'], env });
-    if (update.status === 0) result = install();
-  }
-  const still = missingPackages(packages);
-  if (result.status !== 0 || still.length > 0) {
-    throw new DesktopPackagesError(
-      `apt-get could not install ${still.join(' ') || missing.join(' ')} (exit ${result.status}).\n` +
-        `Run it by hand: ${aptCommand(still.length ? still : missing)}`,
-      still,
-    );
-  }
-  return missing;
+export function ensureDesktopPackages(options = {}) {
+  return packages.ensurePackages({
+    packages: DESKTOP_PACKAGES,
+    purpose: 'the test desktop',
+    log: (m) => process.stderr.write(`[desktop] ${m}\n`),
+    ...options,
+  });
 }

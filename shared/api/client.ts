@@ -152,6 +152,7 @@ export class InspectorClient {
   status = () => this.request('status');
   accessibilityStatus = () => this.request('accessibility.status');
   enableAccessibility = () => this.request('accessibility.enable');
+  stopHost = () => this.request('host.stop');
   cancel = (id: string) => this.request('cancel', { id });
 
   /** Starts an evaluation; items stream to `onItems` before `done` resolves. */

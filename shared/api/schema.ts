@@ -143,6 +143,8 @@ export const CapabilitiesSchema = z.object({
   followFocus: z.boolean(),
   /** Ranked locators and code (`locate`, `export`). */
   locators: z.boolean(),
+  /** `host.stop`: the page may end its host and what the host started (the browser host's `serve`). */
+  stop: z.boolean(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
@@ -316,6 +318,8 @@ export const methods = {
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },
   'accessibility.enable': { params: empty, result: AccessibilityStatusSchema },
+  /** Ends the host and everything it started (a virtual desktop and its applications), like Ctrl-C does. */
+  'host.stop': { params: empty, result: z.object({ stopping: z.boolean() }) },
 } as const;
 
 export type Methods = typeof methods;

@@ -42,6 +42,7 @@ export const AttributeNames = {
   UserName: 'UserName',
   StartTime: 'StartTime',
   Architecture: 'Architecture',
+  IsResponding: 'IsResponding',
   SupportedPatterns: 'SupportedPatterns',
   IsMinimized: 'IsMinimized',
   IsMaximized: 'IsMaximized',

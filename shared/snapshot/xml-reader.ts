@@ -1,94 +1,73 @@
 import { SaxesParser } from 'saxes';
-import type { AttributeEntry } from '../model/attributes.js';
-import { InspectorError, type SourcePosition } from '../model/errors.js';
-import { namespaceFromUri } from '../model/namespaces.js';
-import { parseValueText } from '../model/values.js';
+import { InspectorError } from '../model/errors.js';
+import { readSnapshotFast } from './fast-reader.js';
 import type { SnapshotNode } from './model.js';
+import { TableBuilder, tableToNodes, type SnapshotReadOptions, type SnapshotTable } from './table.js';
 
-const XMLNS_URI = 'http://www.w3.org/2000/xmlns/';
+/** Stops saxes at the first error (what the builder or saxes raised is kept in `failure`). */
+class Stop extends Error {}
 
-function fail(message: string, parser: SaxesParser<{ xmlns: true }>, source: string): never {
-  const position: SourcePosition = { line: parser.line, column: parser.column, offset: parser.position };
-  throw new InspectorError('invalid-input', `${source}:${parser.line}:${parser.column}: ${message}`, { position });
-}
-
-/**
- * Reads snapshot XML into nodes. Errors name the file, line and column and say what was wrong: a malformed document,
- * an element or attribute outside the PlatynUI namespaces, or a document element that is neither `<snapshot>` nor a
- * node.
- */
-export function readSnapshotXml(xml: string, source = 'snapshot'): SnapshotNode[] {
+/** Reads snapshot XML with saxes: the general XML reader, for what the snapshot reader leaves to it. */
+export function readSnapshotTableWithSaxes(
+  xml: string,
+  source = 'snapshot',
+  options: SnapshotReadOptions = {},
+): SnapshotTable {
   const parser = new SaxesParser({ xmlns: true, position: true });
-  const roots: SnapshotNode[] = [];
-  const stack: SnapshotNode[] = [];
-  let sawDocumentElement = false;
-  let wrapped = false;
-  let error: InspectorError | undefined;
-
+  const builder = new TableBuilder(xml, source, options);
+  let failure: InspectorError | undefined;
+  let tagAt = 0;
+  const guard = (work: () => void) => {
+    try {
+      work();
+    } catch (cause) {
+      failure ??= cause instanceof InspectorError ? cause : new InspectorError('invalid-input', String(cause));
+      throw new Stop();
+    }
+  };
   parser.on('error', (cause) => {
-    error ??= new InspectorError('invalid-input', `${source}: not well-formed XML: ${cause.message}`, {
+    failure ??= new InspectorError('invalid-input', `${source}: not well-formed XML: ${cause.message}`, {
       position: { line: parser.line, column: parser.column, offset: parser.position },
     });
+    throw new Stop();
   });
-  parser.on('opentag', (tag) => {
-    if (error) return;
-    try {
-      if (!sawDocumentElement) {
-        sawDocumentElement = true;
-        if (tag.local === 'snapshot' && (tag.uri === '' || namespaceFromUri(tag.uri) === 'control')) {
-          wrapped = true;
-          return;
-        }
-      }
-      const namespace = namespaceFromUri(tag.uri);
-      if (!namespace) {
-        fail(
-          `element <${tag.name}> is in namespace "${tag.uri || '(none)'}"; nodes must be in urn:platynui:control, item, app or native`,
-          parser,
-          source,
-        );
-      }
-      const attributes: AttributeEntry[] = [];
-      for (const attribute of Object.values(tag.attributes)) {
-        if (attribute.uri === XMLNS_URI || attribute.name === 'xmlns') continue;
-        const attributeNamespace = attribute.uri === '' ? 'control' : namespaceFromUri(attribute.uri);
-        if (!attributeNamespace) {
-          fail(
-            `attribute ${attribute.name} on <${tag.name}> is in unknown namespace "${attribute.uri}"`,
-            parser,
-            source,
-          );
-        }
-        attributes.push({
-          namespace: attributeNamespace,
-          name: attribute.local,
-          value: parseValueText(attribute.value),
-        });
-      }
-      const node: SnapshotNode = { namespace, role: tag.local, attributes, children: [] };
-      const parent = stack[stack.length - 1];
-      if (parent) parent.children.push(node);
-      else roots.push(node);
-      stack.push(node);
-    } catch (cause) {
-      error ??= cause instanceof InspectorError ? cause : new InspectorError('invalid-input', String(cause));
-    }
+  parser.on('opentagstart', (tag) => {
+    // saxes has read the name and one character more (two for a CR LF): the `<` is before them.
+    const at = parser.position - tag.name.length - 2;
+    tagAt = xml.startsWith(`<${tag.name}`, at) ? at : Math.max(0, at - 1);
   });
-  parser.on('closetag', (tag) => {
-    if (error) return;
-    if (wrapped && stack.length === 0 && tag.local === 'snapshot') return;
-    stack.pop();
-  });
-  parser.on('text', (text) => {
-    if (!error && text.trim() !== '') fail(`unexpected text "${text.trim().slice(0, 40)}"`, parser, source);
-  });
-
+  parser.on('opentag', (tag) =>
+    guard(() => {
+      builder.element(tag.uri ?? '', tag.local ?? tag.name, tag.name, tagAt);
+      for (const attribute of Object.values(tag.attributes))
+        builder.attribute(attribute.uri, attribute.local, attribute.name, attribute.value);
+    }),
+  );
+  parser.on('closetag', () => guard(() => builder.close()));
+  parser.on('text', (text) => guard(() => builder.text(text, Math.max(0, parser.position - text.length - 1))));
   try {
     parser.write(xml).close();
   } catch (cause) {
-    error ??= cause instanceof InspectorError ? cause : new InspectorError('invalid-input', String(cause));
+    if (!(cause instanceof Stop)) {
+      failure ??= cause instanceof InspectorError ? cause : new InspectorError('invalid-input', String(cause));
+    }
   }
-  if (error) throw error;
-  if (!sawDocumentElement) throw new InspectorError('invalid-input', `${source}: the document has no element`);
-  return roots;
+  if (failure) throw failure;
+  return builder.finish();
+}
+
+/**
+ * Reads snapshot XML into a SnapshotTable: the snapshot reader when the text keeps to what `snapshot` writes (and
+ * what people write by hand in that form), saxes for anything else (DOCTYPE, CDATA, processing instructions, names
+ * outside ASCII, malformed input), so both accept and reject the same documents. Errors name the file, line and
+ * column and say what was wrong: a malformed document, an element or attribute outside the PlatynUI namespaces, a
+ * document element that is neither `<snapshot>` nor a node, nesting deeper than the limit, a RuntimeId given twice.
+ */
+export function readSnapshotTable(xml: string, source = 'snapshot', options: SnapshotReadOptions = {}): SnapshotTable {
+  return readSnapshotFast(xml, source, options) ?? readSnapshotTableWithSaxes(xml, source, options);
+}
+
+/** Reads snapshot XML into nodes (see readSnapshotTable). */
+export function readSnapshotXml(xml: string, source = 'snapshot', options: SnapshotReadOptions = {}): SnapshotNode[] {
+  return tableToNodes(readSnapshotTable(xml, source, options));
 }

@@ -1,28 +1,65 @@
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { NAMESPACE_URIS } from '../model/namespaces.js';
 import { formatValueText } from '../model/values.js';
 import type { SnapshotNode } from './model.js';
 
-function appendNode(parent: XMLBuilder, node: SnapshotNode): void {
-  const qualified = node.namespace === 'control' ? node.role : `${node.namespace}:${node.role}`;
-  const element = parent.ele(NAMESPACE_URIS[node.namespace], qualified);
-  for (const attribute of node.attributes) {
-    const text = formatValueText(attribute.value);
-    if (attribute.namespace === 'control') element.att(attribute.name, text);
-    else element.att(NAMESPACE_URIS[attribute.namespace], `${attribute.namespace}:${attribute.name}`, text);
-  }
-  for (const child of node.children) appendNode(element, child);
+const OPEN_SNAPSHOT =
+  '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  `<snapshot xmlns="${NAMESPACE_URIS.control}" xmlns:item="${NAMESPACE_URIS.item}" ` +
+  `xmlns:app="${NAMESPACE_URIS.app}" xmlns:native="${NAMESPACE_URIS.native}"`;
+
+const ESCAPED = /[&<>"]/g;
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+function escapeAttribute(text: string): string {
+  return text.replace(ESCAPED, (c) => ESCAPES[c]!);
 }
 
-/** Writes nodes as snapshot XML (UTF-8, two-space indentation, namespaces declared once on `<snapshot>`). */
+function qualified(namespace: string, name: string): string {
+  return namespace === 'control' ? name : `${namespace}:${name}`;
+}
+
+function startTag(node: SnapshotNode): string {
+  let tag = `<${qualified(node.namespace, node.role)}`;
+  for (const attribute of node.attributes)
+    tag += ` ${qualified(attribute.namespace, attribute.name)}="${escapeAttribute(formatValueText(attribute.value))}"`;
+  return tag;
+}
+
+/**
+ * Writes nodes as snapshot XML (UTF-8, two-space indentation, namespaces declared once on `<snapshot>`), without
+ * recursion, so any depth a snapshot may have writes. The bytes are those the format has always had (a test holds
+ * them to xmlbuilder2's pretty printer, which wrote them before).
+ */
 export function writeSnapshotXml(nodes: readonly SnapshotNode[]): string {
-  const document = create({ version: '1.0', encoding: 'UTF-8' });
-  const root = document
-    .ele(NAMESPACE_URIS.control, 'snapshot')
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:item', NAMESPACE_URIS.item)
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:app', NAMESPACE_URIS.app)
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:native', NAMESPACE_URIS.native);
-  for (const node of nodes) appendNode(root, node);
-  return `${document.end({ prettyPrint: true, indent: '  ' })}\n`;
+  if (nodes.length === 0) return `${OPEN_SNAPSHOT}/>\n`;
+  const parts: string[] = [`${OPEN_SNAPSHOT}>\n`];
+  // Each entry: a node list and the next index in it; the depth is the stack's length.
+  const lists: (readonly SnapshotNode[])[] = [nodes];
+  const next: number[] = [0];
+  const owners: SnapshotNode[] = [];
+  while (lists.length > 0) {
+    const top = lists.length - 1;
+    const list = lists[top]!;
+    const i = next[top]!;
+    const indent = '  '.repeat(lists.length);
+    if (i >= list.length) {
+      lists.pop();
+      next.pop();
+      const owner = owners.pop();
+      if (owner) parts.push(`${'  '.repeat(lists.length)}</${qualified(owner.namespace, owner.role)}>\n`);
+      continue;
+    }
+    next[top] = i + 1;
+    const node = list[i]!;
+    if (node.children.length === 0) {
+      parts.push(`${indent}${startTag(node)}/>\n`);
+    } else {
+      parts.push(`${indent}${startTag(node)}>\n`);
+      lists.push(node.children);
+      next.push(0);
+      owners.push(node);
+    }
+  }
+  parts.push('</snapshot>\n');
+  return parts.join('');
 }

@@ -293,7 +293,13 @@ test('snapshot, settings, status and accessibility', async () => {
     [['mock', 'ready']],
   );
   assert.equal(status.accessibility.enabled, true);
-  assert.deepEqual(status.capabilities, { pick: true, highlight: true, followFocus: true, locators: true });
+  assert.deepEqual(status.capabilities, {
+    pick: true,
+    highlight: true,
+    followFocus: true,
+    locators: true,
+    stop: false,
+  });
   assert.equal((await rejection(client.enableAccessibility())).code, 'unsupported');
 });
 
@@ -302,7 +308,7 @@ test('capabilities follow the platform: without one there is nothing to pick wit
   try {
     const { client: other } = await bare.connect();
     const { capabilities } = await other.status();
-    assert.deepEqual(capabilities, { pick: false, highlight: false, followFocus: true, locators: true });
+    assert.deepEqual(capabilities, { pick: false, highlight: false, followFocus: true, locators: true, stop: false });
   } finally {
     await bare.close();
   }
@@ -366,4 +372,19 @@ test('CLI pick --at and the API pick name the same element at the same points', 
   const byCli = points.map((point) => pickedByCli(process.env, ['--provider', 'mock'], point));
   assert.deepEqual(byApi, byCli);
   assert.deepEqual(byCli, [...expected.values()]);
+});
+
+test('host.stop is refused where the host set no stop, and ends the host (once answered) where it did', async () => {
+  assert.equal((await client.status()).capabilities.stop, false);
+  const refused = await rejection(client.stopHost());
+  assert.equal(refused.code, 'unsupported');
+  let stops = 0;
+  fixture.session.hostStop = () => stops++;
+  try {
+    assert.equal((await client.status()).capabilities.stop, true);
+    assert.deepEqual(await client.stopHost(), { stopping: true });
+    assert.equal(stops, 1);
+  } finally {
+    fixture.session.hostStop = undefined;
+  }
 });

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { formatValueText } from '../../../shared/model/values.js';
-import { itemJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
+import { itemJson, itemText, type AttributeSelection } from '../../services/snapshot.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 
-interface QueryOptions extends RuntimeCliOptions {
+export interface QueryOptions extends RuntimeCliOptions {
   format: 'text' | 'json';
   timeout?: number;
   stats?: boolean;
@@ -23,6 +22,10 @@ export function registerQuery(program: Command): void {
       .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (xpath: string, options: QueryOptions) => {
+    if (options.mockFile) {
+      const { queryMockFile } = await import('../mock-file.js');
+      if (queryMockFile(xpath, options)) return;
+    }
     const session = await openCommandRuntime(options);
     try {
       const stats = measureStats(session.runtime);
@@ -34,13 +37,7 @@ export function registerQuery(program: Command): void {
         const out = await Promise.all(items.map((item) => itemJson(item, select)));
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       } else {
-        for (const item of items) {
-          if (item.type === 'node') process.stdout.write(`${textLine(item.node)}\n`);
-          else if (item.type === 'attribute') {
-            const key = item.namespace === 'control' ? item.name : `${item.namespace}:${item.name}`;
-            process.stdout.write(`${textLine(item.owner)} @${key}=${formatValueText(item.value)}\n`);
-          } else process.stdout.write(`${formatValueText(item.value)}\n`);
-        }
+        for (const item of items) process.stdout.write(`${itemText(item)}\n`);
       }
       if (options.stats) {
         stats.write(items.length);

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { writeSnapshotXml } from '../../../shared/snapshot/xml-writer.js';
 import { selectNodes } from '../../services/select-nodes.js';
-import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
-import { collectSubtree, snapshotJson, snapshotText, type AttributeSelection } from '../../services/snapshot.js';
-import { openCommandRuntime, parseNonNegativeInteger, type RuntimeCliOptions } from '../command-runtime.js';
+import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
+import { collectSubtree, formatSnapshot, type AttributeSelection } from '../../services/snapshot.js';
+import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 
-interface SnapshotOptions extends RuntimeCliOptions {
+export interface SnapshotOptions extends RuntimeCliOptions {
   format: 'xml' | 'json' | 'text';
   maxDepth?: number;
   attrs: AttributeSelection;
@@ -33,6 +32,10 @@ export function registerSnapshot(program: Command): void {
       .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (xpath: string, options: SnapshotOptions) => {
+    if (options.mockFile) {
+      const { snapshotMockFile } = await import('../mock-file.js');
+      if (snapshotMockFile(xpath, options)) return;
+    }
     const session = await openCommandRuntime(options);
     try {
       const stats = measureStats(session.runtime);
@@ -53,15 +56,7 @@ export function registerSnapshot(program: Command): void {
         ),
       );
       const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
-      if (options.format === 'xml') process.stdout.write(writeSnapshotXml(trees));
-      else if (options.format === 'json') process.stdout.write(`${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`);
-      else
-        process.stdout.write(
-          trees
-            .flatMap((tree) => snapshotText(tree))
-            .map((line) => `${line}\n`)
-            .join(''),
-        );
+      process.stdout.write(formatSnapshot(trees, options.format));
       if (options.stats) {
         stats.write(trees.length);
       }

@@ -5,6 +5,14 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { InspectorSession } from '../../api/session.js';
 import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../../backends/flags.js';
+import {
+  adoptDesktopEnvironment,
+  collectApp,
+  openVirtualDesktop,
+  parseSizeOption,
+  type OpenedDesktop,
+} from '../../desktop/open.js';
+import type { ScreenSize } from '../../desktop/virtual-desktop.js';
 import { isLoopback, startBrowserHost } from './server.js';
 
 interface ServeOptions extends RuntimeFlags {
@@ -13,6 +21,11 @@ interface ServeOptions extends RuntimeFlags {
   open: boolean;
   renderer?: string;
   settingsFile?: string;
+  virtualDesktop?: boolean;
+  size?: ScreenSize;
+  app?: string[];
+  /** The environment the system browser opens in (not the virtual desktop's). */
+  browserEnv?: NodeJS.ProcessEnv;
 }
 
 /** dist/renderer next to dist/main (this file is dist/main/hosts/browser/command.js). */
@@ -76,7 +89,6 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       `warning: listening on ${options.host}, reachable from other machines; anyone with the token can control this desktop\n`,
     );
   }
-  process.stdout.write(`${host.url}\n`);
   let resolveStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
   let stopping: Promise<void> | undefined;
@@ -89,7 +101,10 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     })();
     return stopping;
   };
-  if (options.open) openBrowser(host.url);
+  // "Stop" in the page; deferred so that the request's answer leaves before the host closes.
+  session.hostStop = () => setImmediate(() => void stop('Stop in the page'));
+  process.stdout.write(`${host.url}\n`);
+  if (options.open) openBrowser(host.url, options.browserEnv);
   return { url: host.url, stop, stopped };
 }
 
@@ -103,23 +118,54 @@ export function registerServe(program: Command): void {
       .option('--no-open', 'do not open the system browser')
       .option('--renderer <dir>', 'directory with the built UI (default: dist/renderer)')
       .option('--settings-file <file>', 'where settings persist (default: $XDG_CONFIG_HOME/platynui-inspector)'),
-  ).action(async (options: ServeOptions) => {
-    // handlers first: a signal that arrives while the session opens stops the host as soon as it is up
-    let handle: ServeHandle | undefined;
-    let early: NodeJS.Signals | undefined;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (handle) void handle.stop(signal);
-      else early ??= signal;
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    try {
-      handle = await serve(options);
-      if (early) void handle.stop(early);
-      await handle.stopped;
-    } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    }
-  });
+  )
+    .option('--virtual-desktop', 'start a private virtual desktop (Xvfb, D-Bus, AT-SPI, openbox) and inspect it')
+    .option('--size <WxH>', 'with --virtual-desktop: its screen size (default 1920x1080)', parseSizeOption)
+    .option('--app <command>', 'with --virtual-desktop: start this shell command in it (repeatable)', collectApp)
+    .action(async (options: ServeOptions) => {
+      if (!options.virtualDesktop && (options.app !== undefined || options.size !== undefined)) {
+        const flag = options.app !== undefined ? '--app' : '--size';
+        throw new InspectorError('usage', `${flag} needs --virtual-desktop (applications start in a virtual desktop)`);
+      }
+      // handlers first: a signal that arrives while the session opens stops the host as soon as it is up
+      let handle: ServeHandle | undefined;
+      let early: NodeJS.Signals | undefined;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (handle) void handle.stop(signal);
+        else early ??= signal;
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      let opened: OpenedDesktop | undefined;
+      let appFailure: string | undefined;
+      try {
+        if (options.virtualDesktop) {
+          const browserEnv = { ...process.env };
+          opened = await openVirtualDesktop({
+            ...(options.size ? { size: options.size } : {}),
+            apps: options.app ?? [],
+          });
+          adoptDesktopEnvironment(opened.desktop);
+          options.browserEnv = browserEnv;
+          process.stderr.write(
+            `platynui-inspector: virtual desktop ${opened.desktop.display} (${opened.desktop.size.width}x${opened.desktop.size.height}) ready in ${opened.desktop.startupMs} ms\n`,
+          );
+        }
+        if (!early) {
+          handle = await serve(options);
+          if (early) void handle.stop(early);
+          const running = handle;
+          void opened?.appFailure.then((message) => {
+            appFailure = message;
+            void running.stop('an application failed to start');
+          });
+          await handle.stopped;
+        }
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await opened?.desktop.stop();
+      }
+      if (appFailure) throw new InspectorError('provider-unavailable', appFailure);
+    });
 }

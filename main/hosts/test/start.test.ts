@@ -10,7 +10,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const start = path.join(root, 'scripts/start.mjs');
 
 function env(extra: { [name: string]: string }): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  // a desktop session (never opened: the mock provider and platform), so that start.mjs picks Electron or serve
+  const out: NodeJS.ProcessEnv = { ...process.env, DISPLAY: ':65000', ...extra };
   if (!('ELECTRON_OVERRIDE_DIST_PATH' in extra)) delete out.ELECTRON_OVERRIDE_DIST_PATH;
   return out;
 }

@@ -1,7 +1,8 @@
 import { AttributeNames } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Rect, Size, UiValue } from '../../../shared/model/values.js';
-import { loadMockDocument } from '../../providers/mock/mock-provider.js';
+import { loadMockTable } from '../../providers/mock/mock-provider.js';
+import { tableAttributes } from '../../../shared/snapshot/table.js';
 import type {
   DesktopInfo,
   HighlightRequest,
@@ -58,8 +59,9 @@ function monitorsFrom(value: UiValue | undefined): Monitor[] | undefined {
 }
 
 /** Desktop info of the mock: the three reference monitors, or what a desktop snapshot loaded as mock file says. */
-export function mockDesktopInfo(mockFile: string | undefined): DesktopInfo {
-  const { desktop } = loadMockDocument(mockFile);
+export function mockDesktopInfo(mockFile: string | undefined, maxDepth?: number): DesktopInfo {
+  const { table, desktop: node } = loadMockTable(mockFile, maxDepth !== undefined ? { maxDepth } : {});
+  const desktop = node === undefined ? undefined : { attributes: tableAttributes(table, node) };
   const attribute = (name: string) =>
     desktop?.attributes.find((entry) => entry.namespace === 'control' && entry.name === name)?.value;
   const monitors = monitorsFrom(attribute(AttributeNames.Monitors)) ?? [...MOCK_MONITORS];

@@ -1,6 +1,6 @@
 import type { PlatformFactory } from '../../core/platform.js';
 import { registerPlatformFactory } from '../../core/registry.js';
-import { mockFileOption } from '../../providers/mock/mock-provider.js';
+import { mockFileOption, mockFileReadOptions } from '../../providers/mock/mock-provider.js';
 import { MockDevices, mockDesktopInfo } from './mock-platform.js';
 
 /** Opt-in: serves only when the config names it (`platform: 'mock'`), never by detection. */
@@ -8,7 +8,12 @@ export const mockPlatformFactory: PlatformFactory = {
   id: 'mock',
   optIn: true,
   canServe: (config) => config.backend === 'mock',
-  create: (config) => Promise.resolve(new MockDevices(mockDesktopInfo(mockFileOption(config.backendOptions)))),
+  create: (config) =>
+    Promise.resolve(
+      new MockDevices(
+        mockDesktopInfo(mockFileOption(config.backendOptions), mockFileReadOptions(config.backendOptions).maxDepth),
+      ),
+    ),
 };
 
 registerPlatformFactory(mockPlatformFactory);

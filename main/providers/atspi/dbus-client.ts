@@ -1,18 +1,12 @@
-import dbusNext from 'dbus-next';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { toDbusNextAddress } from './bus-address.js';
-import { marshalMethodCall } from './fast-marshal.js';
-import { useFastReader } from './fast-unmarshal.js';
+import { DbusConnectError, DbusConnection, type RefusedMessage } from './dbus/connection.js';
+import { type DbusMessage, MessageType, Variant } from './dbus/message.js';
 
 /**
- * A thin, fast layer over dbus-next: low-level `bus.call` with hard-coded signatures (no introspection), a timeout on
- * every call, and per-destination flow control so that thousands of pipelined calls neither flood one application
- * nor let a hung application stall calls to the others.
+ * The provider's D-Bus client over its own connection (dbus/): calls with hard-coded signatures (no
+ * introspection), a timeout on every call, and per-destination flow control so that thousands of pipelined calls
+ * neither flood one application nor let a hung application stall calls to the others.
  */
-
-const { Message, sessionBus } = dbusNext;
-type DbusMessage = InstanceType<typeof Message>;
-type DbusBus = ReturnType<typeof sessionBus>;
 
 export const DEFAULT_CALL_TIMEOUT_MS = 1000;
 /** How long a destination that timed out is treated as hung (calls fail fast) before it is tried again. */
@@ -63,19 +57,8 @@ interface InFlight {
   long: boolean;
 }
 
-interface BusInternals {
-  _methodReturnHandlers: Record<number, (reply: DbusMessage) => void>;
-  _connection: {
-    message(msg: DbusMessage): void;
-    stream?: { cork?(): void; uncork(): void; write?(data: Buffer): void; writable?: boolean };
-  };
-}
-
 /** How often pending calls are checked against their deadlines. */
 const SWEEP_INTERVAL_MS = 50;
-const SLOW_MARSHAL = process.env.PLATYNUI_ATSPI_SLOW_MARSHAL === '1';
-/** dbus-next's own message reader instead of fast-unmarshal.ts (for comparison). */
-const SLOW_UNMARSHAL = process.env.PLATYNUI_ATSPI_SLOW_UNMARSHAL === '1';
 
 interface DestinationState {
   inFlight: number;
@@ -108,7 +91,6 @@ export class DbusClient {
   /** When each peer (by unique or well-known name) last sent us anything. */
   private readonly lastHeard = new Map<string, number>();
   private closed = false;
-  private corked = false;
   private readonly inFlight = new Map<number, InFlight>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   /** Number of method calls sent, for benchmarks and tests. */
@@ -119,21 +101,45 @@ export class DbusClient {
   onClose: ((reason: string) => void) | undefined;
 
   private constructor(
-    private readonly bus: DbusBus,
+    private readonly connection: DbusConnection,
     readonly address: string,
     readonly callTimeoutMs: number,
     private readonly maxInFlight: number,
   ) {
-    bus.on('message', (msg: DbusMessage) => {
-      if (msg.sender) this.lastHeard.set(msg.sender, Date.now());
-      if (msg.type !== dbusNext.MessageType.SIGNAL || this.signalListeners.size === 0) return;
+    connection.onMessage = (message) => this.receive(message);
+    connection.onRefused = (refused) => this.refuse(refused);
+    connection.onLost = (reason) => this.lose(reason);
+  }
+
+  /** Connects to a bus address (`unix:path=`, `unix:abstract=`): authenticates and says Hello. */
+  static async connect(
+    address: string,
+    options: { callTimeoutMs?: number; maxInFlight?: number } = {},
+  ): Promise<DbusClient> {
+    const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    let connection: DbusConnection;
+    try {
+      connection = await DbusConnection.open(address, timeoutMs * 3);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const code =
+        error instanceof DbusConnectError && /did not complete/.test(message) ? 'timeout' : 'provider-unavailable';
+      throw new InspectorError(code, `cannot connect to D-Bus at ${address}: ${message}`);
+    }
+    return new DbusClient(connection, address, timeoutMs, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  }
+
+  private receive(message: DbusMessage): void {
+    if (message.sender) this.lastHeard.set(message.sender, Date.now());
+    if (message.type === MessageType.SIGNAL) {
+      if (this.signalListeners.size === 0) return;
       const signal: SignalMessage = {
-        sender: msg.sender,
-        path: msg.path,
-        interface: msg.interface,
-        member: msg.member,
-        signature: msg.signature,
-        body: msg.body,
+        sender: message.sender ?? '',
+        path: message.path ?? '',
+        interface: message.interface ?? '',
+        member: message.member ?? '',
+        signature: message.signature,
+        body: message.body,
       };
       for (const listener of this.signalListeners) {
         try {
@@ -142,68 +148,70 @@ export class DbusClient {
           // A listener's failure must not break the connection's message loop.
         }
       }
-    });
-    const lost = () => {
-      if (!this.closed) this.onClose?.('the accessibility bus connection was lost');
-      this.closed = true;
-      for (const [serial, call] of this.inFlight) {
-        delete this.internals._methodReturnHandlers[serial];
-        call.pending.reject(new InspectorError('provider-unavailable', 'the accessibility bus connection was lost'));
-      }
-      this.inFlight.clear();
-    };
-    (bus as unknown as { _connection?: { on?(event: string, listener: () => void): void } })._connection?.on?.(
-      'end',
-      lost,
-    );
-    bus.on('error', () => {
-      lost();
-    });
+      return;
+    }
+    const serial = message.replySerial;
+    if (serial === undefined) return;
+    const call = this.inFlight.get(serial);
+    if (!call) return; // a late answer to a call that timed out
+    this.settle(serial, call);
+    if (message.type === MessageType.ERROR) {
+      call.pending.reject(toCallError(call.pending.spec, message.errorName ?? ''));
+    } else {
+      if (call.state.hungUntil !== 0) call.state.hungUntil = 0;
+      call.pending.resolve(message.body);
+    }
+    // Refill in batches: once half the window is free rather than one call per reply, so thousands of pipelined
+    // calls go out in few writes (one write per reply cost more than the calls themselves).
+    if (call.state.inFlight <= this.maxInFlight >> 1) this.pump(call.destination, call.state);
   }
 
-  /** Connects to a bus address (`unix:path=`, `unix:abstract=` ...), never through the optional usocket module. */
-  static async connect(
-    address: string,
-    options: { callTimeoutMs?: number; maxInFlight?: number } = {},
-  ): Promise<DbusClient> {
-    const usable = toDbusNextAddress(address);
-    if (!usable) throw new InspectorError('provider-unavailable', `cannot connect to D-Bus address "${address}"`);
-    const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    const bus = sessionBus({ busAddress: usable });
-    if (!SLOW_UNMARSHAL) useFastReader(bus);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        try {
-          bus.disconnect();
-        } catch {
-          // already gone
-        }
-        reject(new InspectorError('timeout', `D-Bus connection to ${address} did not complete in ${timeoutMs * 3} ms`));
-      }, timeoutMs * 3);
-      const onConnect = () => {
-        cleanup();
-        resolve();
-      };
-      const onError = (error: unknown) => {
-        cleanup();
-        const message = error instanceof Error ? error.message : String(error);
-        reject(new InspectorError('provider-unavailable', `cannot connect to D-Bus at ${address}: ${message}`));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        bus.removeListener('connect', onConnect);
-        bus.removeListener('error', onError);
-      };
-      bus.on('connect', onConnect);
-      bus.on('error', onError);
-    });
-    return new DbusClient(bus, address, timeoutMs, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  /** A message that could not be read: the call it answers fails with what was wrong, naming the method. */
+  private refuse(refused: RefusedMessage): void {
+    if (refused.sender) this.lastHeard.set(refused.sender, Date.now());
+    const serial = refused.replySerial;
+    const call = serial === undefined ? undefined : this.inFlight.get(serial);
+    if (!call || serial === undefined) return;
+    this.settle(serial, call);
+    const { spec } = call.pending;
+    call.pending.reject(
+      new InspectorError(
+        'provider-unavailable',
+        `${spec.interface}.${spec.member}: ${spec.destination} sent a malformed reply (${refused.reason})`,
+        { runtimeId: `atspi://${spec.destination}${spec.path}` },
+      ),
+    );
+    if (call.state.inFlight <= this.maxInFlight >> 1) this.pump(call.destination, call.state);
+  }
+
+  private lose(reason: string): void {
+    if (!this.closed) this.onClose?.(reason);
+    this.closed = true;
+    this.failAll(new InspectorError('provider-unavailable', `the accessibility bus connection was lost: ${reason}`));
+  }
+
+  /** Takes a call out of the window. */
+  private settle(serial: number, call: InFlight): void {
+    this.inFlight.delete(serial);
+    call.state.inFlight--;
+    if (call.long) call.state.longCalls--;
+  }
+
+  private failAll(error: InspectorError): void {
+    for (const [, call] of this.inFlight) call.pending.reject(error);
+    this.inFlight.clear();
+    for (const [, state] of this.destinations) {
+      for (const pending of state.queue.splice(0)) pending.reject(error);
+      state.inFlight = 0;
+      state.longCalls = 0;
+    }
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
   }
 
   /** This connection's unique name on the bus (`:1.42`). */
   get uniqueName(): string {
-    return (this.bus as unknown as { name: string | null }).name ?? '';
+    return this.connection.uniqueName;
   }
 
   get isClosed(): boolean {
@@ -260,7 +268,7 @@ export class DbusClient {
       interface: 'org.freedesktop.DBus.Properties',
       member: 'Set',
       signature: 'ssv',
-      body: [iface, name, new dbusNext.Variant(signature, value)],
+      body: [iface, name, new Variant(signature, value)],
     });
   }
 
@@ -284,23 +292,8 @@ export class DbusClient {
     if (this.closed) return;
     this.closed = true;
     this.signalListeners.clear();
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    this.sweepTimer = undefined;
-    for (const [serial, call] of this.inFlight) {
-      delete this.internals._methodReturnHandlers[serial];
-      call.pending.reject(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
-    }
-    this.inFlight.clear();
-    for (const [, state] of this.destinations) {
-      for (const pending of state.queue.splice(0)) {
-        pending.reject(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
-      }
-    }
-    try {
-      this.bus.disconnect();
-    } catch {
-      // already disconnected
-    }
+    this.failAll(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
+    this.connection.close();
   }
 
   private stateOf(destination: string): DestinationState {
@@ -323,84 +316,36 @@ export class DbusClient {
     }
   }
 
-  private get internals(): BusInternals {
-    return this.bus as unknown as BusInternals;
-  }
-
-  /** Batches the writes of one tick into few syscalls: thousands of pipelined calls cost little more than one. */
-  private corkForThisTick(): void {
-    if (this.corked) return;
-    const stream = this.internals._connection.stream;
-    if (!stream?.cork) return;
-    this.corked = true;
-    stream.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      stream.uncork();
-    });
-  }
-
   private send(destination: string, state: DestinationState, pending: Pending): void {
     const { spec } = pending;
     const timeoutMs = spec.timeoutMs ?? this.callTimeoutMs;
-    const serial = this.bus.newSerial();
-    state.inFlight++;
-    this.callCount++;
+    const serial = this.connection.nextSerial();
     const now = Date.now();
     const long = timeoutMs > this.callTimeoutMs;
+    const inFlight: InFlight = { destination, state, pending, timeoutMs, sentAt: now, deadline: now + timeoutMs, long };
+    try {
+      this.connection.sendCall({
+        serial,
+        destination: spec.destination,
+        path: spec.path,
+        interface: spec.interface,
+        member: spec.member,
+        ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      pending.reject(
+        new InspectorError('internal', `${spec.interface}.${spec.member} could not be sent: ${message}`, {
+          runtimeId: `atspi://${spec.destination}${spec.path}`,
+        }),
+      );
+      return;
+    }
+    state.inFlight++;
     if (long) state.longCalls++;
-    const inFlight: InFlight = {
-      destination,
-      state,
-      pending,
-      timeoutMs,
-      sentAt: now,
-      deadline: now + timeoutMs,
-      long,
-    };
+    this.callCount++;
     this.inFlight.set(serial, inFlight);
     this.ensureSweep();
-    // Low-level reply handler (what bus.call does, without a promise per call).
-    this.internals._methodReturnHandlers[serial] = (reply: DbusMessage) => {
-      this.lastHeard.set(destination, Date.now());
-      if (!this.inFlight.delete(serial)) return;
-      state.inFlight--;
-      if (long) state.longCalls--;
-      if (reply.type === dbusNext.MessageType.ERROR) {
-        const error = new dbusNext.DBusError(reply.errorName, String(reply.body?.[0] ?? ''), reply);
-        pending.reject(toCallError(spec, error));
-      } else {
-        if (state.hungUntil !== 0) state.hungUntil = 0;
-        pending.resolve(reply.body ?? []);
-      }
-      // Refill in batches: once half the window is free rather than one call per reply, so thousands of pipelined
-      // calls go out in few writes (one write per reply cost more than the calls themselves).
-      if (state.inFlight <= this.maxInFlight >> 1) this.pump(destination, state);
-    };
-    try {
-      this.corkForThisTick();
-      const connection = this.internals._connection;
-      const wire = connection.stream?.write && !SLOW_MARSHAL ? marshalMethodCall({ serial, ...spec }) : undefined;
-      if (wire) {
-        (connection.stream as { write(data: Buffer): void }).write(wire);
-      } else {
-        const message = new Message({
-          destination: spec.destination,
-          path: spec.path,
-          interface: spec.interface,
-          member: spec.member,
-          ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
-        });
-        message.serial = serial;
-        connection.message(message);
-      }
-    } catch (error) {
-      delete this.internals._methodReturnHandlers[serial];
-      this.inFlight.delete(serial);
-      state.inFlight--;
-      if (long) state.longCalls--;
-      pending.reject(toCallError(spec, error));
-    }
   }
 
   private ensureSweep(): void {
@@ -428,11 +373,8 @@ export class DbusClient {
         call.deadline = now + call.timeoutMs;
         continue;
       }
-      // Forget the reply handler so a late answer is dropped and nothing leaks.
-      delete this.internals._methodReturnHandlers[serial];
-      this.inFlight.delete(serial);
-      call.state.inFlight--;
-      if (call.long) call.state.longCalls--;
+      // Forgotten, so a late answer is dropped and nothing leaks.
+      this.settle(serial, call);
       call.state.hungUntil = now + HUNG_BACKOFF_MS;
       call.pending.reject(this.notResponding(call.pending.spec, call.timeoutMs));
       // Everything queued behind a hung call would time out too: pump fails it now.
@@ -454,19 +396,15 @@ export class DbusClient {
   }
 }
 
-function toCallError(spec: CallSpec, error: unknown): InspectorError {
+/** A D-Bus error reply as an InspectorError: only its name and the method, never its text or our arguments. */
+function toCallError(spec: CallSpec, errorName: string): InspectorError {
   const runtimeId = `atspi://${spec.destination}${spec.path}`;
   const what = `${spec.interface}.${spec.member}`;
-  if (error instanceof dbusNext.DBusError) {
-    // The D-Bus error text never carries our arguments; still, only its name and the method go into the message.
-    if (GONE_ERRORS.has(error.type)) {
-      return new InspectorError('stale-node', `the element is gone (${what}: ${error.type})`, { runtimeId });
-    }
-    if (error.type === 'org.freedesktop.DBus.Error.UnknownMethod') {
-      return new InspectorError('unsupported', `${what} is not available on this element`, { runtimeId });
-    }
-    return new InspectorError('action-failed', `${what} failed: ${error.type}`, { runtimeId });
+  if (GONE_ERRORS.has(errorName)) {
+    return new InspectorError('stale-node', `the element is gone (${what}: ${errorName})`, { runtimeId });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new InspectorError('internal', `${what} failed: ${message}`, { runtimeId });
+  if (errorName === 'org.freedesktop.DBus.Error.UnknownMethod') {
+    return new InspectorError('unsupported', `${what} is not available on this element`, { runtimeId });
+  }
+  return new InspectorError('action-failed', `${what} failed: ${errorName}`, { runtimeId });
 }

@@ -31,6 +31,13 @@ export interface ApplicationData {
   /** Problems found in the tree (cycles, absurd child counts), reported in status. */
   problems: string[];
   gone: boolean;
+  /**
+   * False while the application does not answer (its root's header timed out): it is shown with what the bus and
+   * /proc know, without children, until a later look finds it answering again.
+   */
+  responding: boolean;
+  /** How a lazy walk lists this application's children (decided once from its toolkit; tree-loader.ts). */
+  listing?: Promise<'GetChildren' | 'GetChildAtIndex'>;
 }
 
 export interface NodeData {

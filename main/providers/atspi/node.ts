@@ -3,7 +3,7 @@ import type { AttributeEntry } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Namespace } from '../../../shared/model/namespaces.js';
 import type { UiValue } from '../../../shared/model/values.js';
-import { uiInteger, uiString } from '../../../shared/model/values.js';
+import { uiBool, uiInteger, uiString } from '../../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../core/provider.js';
 import type { WindowManager } from '../../core/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
@@ -29,6 +29,8 @@ export interface NodeHost {
   ensureBulk(root: NodeData): Promise<void>;
   /** Makes the developer ids of the application's nodes definitive. */
   loadIds(app: NodeData['app']): Promise<void>;
+  /** Asks a not-responding application's root again; true (and its header fresh) once it answers. */
+  recheckApplication(root: NodeData): Promise<boolean>;
 }
 
 /** Roles whose text is secret by nature; an entry also counts when the application marks it as a password input. */
@@ -165,10 +167,16 @@ export class AtspiNode implements ProviderNode {
   private async loadChildren(): Promise<readonly ProviderNode[]> {
     await this.fresh();
     const data = this.data;
+    // A hung application has no children to show; once its back-off passed, one call tells whether it is back.
+    if (this.isApplication && !data.app.responding && !(await this.host.recheckApplication(data))) return [];
     try {
       if (this.isApplication && data.app.bulk === 'none') await this.host.ensureBulk(data);
       if (data.children === undefined) await this.host.loader.loadChildren(data);
     } catch (error) {
+      if (this.isApplication && isNotRespondingError(error)) {
+        data.app.responding = false;
+        return [];
+      }
       this.fail(error);
     }
     return this.childNodesOf(data.children ?? []);
@@ -227,6 +235,7 @@ export class AtspiNode implements ProviderNode {
     add(A.UserName, info?.userName);
     add(A.StartTime, info?.startTime);
     add(A.Architecture, info?.architecture);
+    out.push({ namespace: 'control', name: A.IsResponding, value: uiBool(this.data.app.responding) });
     return out;
   }
 
@@ -283,6 +292,9 @@ export class AtspiNode implements ProviderNode {
         out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
       } else {
         const error = result.reason as unknown;
+        // A hung application is shown with what is known of it: what it would have to answer is left out.
+        const hungApplication = this.isApplication && !this.data.app.responding;
+        if (error instanceof InspectorError && error.code === 'not-responding' && hungApplication) continue;
         if (error instanceof InspectorError && (error.code === 'stale-node' || error.code === 'not-responding')) {
           throw error;
         }

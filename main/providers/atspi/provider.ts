@@ -172,6 +172,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         idsPromise: undefined,
         problems: [],
         gone: false,
+        responding: true,
       };
       entry = { app, root: undefined };
       this.apps.set(busName, entry);
@@ -181,40 +182,82 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     }
     const { app } = entry;
     if (app.processId !== undefined && this.excluded.has(app.processId)) return undefined;
-    if (!entry.root || (entry.root.stale && !this.client.isHung(busName)) || entry.root.childCount === 0) {
-      let header: NodeHeader;
-      let hung = false;
-      try {
-        header = await this.loader.fetchHeader(ref);
-      } catch (error) {
-        if (isGoneError(error)) {
-          this.forgetApplication(app);
-          return undefined;
-        }
-        if (!isNotRespondingError(error)) throw error;
-        // A hung application still appears, named after its process; its nodes report not-responding.
-        hung = true;
-        header = {
-          role: ATSPI_ROLE.Application,
-          name: app.processInfo?.processName ?? busName,
-          description: '',
-          accessibleId: '',
-          states: [],
-          interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Application'],
-          childCount: -1,
-        };
-      }
-      header.role = ATSPI_ROLE.Application;
-      if (entry.root) {
-        Object.assign(entry.root, header, { stale: hung });
-      } else {
-        entry.root = newNodeData(ref, app, undefined, header);
-        entry.root.stale = hung;
-        this.store.put(entry.root);
+    if (!entry.root) {
+      const root = await this.readApplicationRoot(app, ref);
+      if (!root) return undefined;
+      entry.root = root;
+      this.store.put(root);
+    } else if (!app.responding || entry.root.stale || entry.root.childCount === 0) {
+      if (!(await this.recheckApplication(entry.root))) {
+        if (app.gone) return undefined;
       }
     }
-    if (entry.root.childCount === 0) return undefined;
+    if (entry.root.childCount === 0 && app.responding) return undefined;
     return this.nodeFor(entry.root);
+  }
+
+  /**
+   * The root of a newly seen application. One that does not answer still appears, with what the bus and /proc
+   * know (named after its process), marked not responding and without children; undefined when it is gone.
+   */
+  private async readApplicationRoot(app: ApplicationData, ref: ObjectRef): Promise<NodeData | undefined> {
+    let header: NodeHeader;
+    try {
+      header = await this.loader.fetchHeader(ref);
+    } catch (error) {
+      if (isGoneError(error)) {
+        this.forgetApplication(app);
+        return undefined;
+      }
+      if (!isNotRespondingError(error)) throw error;
+      app.responding = false;
+      header = {
+        role: ATSPI_ROLE.Application,
+        name: app.processInfo?.processName ?? app.busName,
+        description: '',
+        accessibleId: '',
+        states: [],
+        interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Application'],
+        childCount: -1,
+      };
+    }
+    header.role = ATSPI_ROLE.Application;
+    return newNodeData(ref, app, undefined, header);
+  }
+
+  /**
+   * Reads an application root's header again (a stale one, or one of an application that did not answer, once its
+   * back-off passed). True when it answered; a not-responding application stays shown without children.
+   */
+  async recheckApplication(root: NodeData): Promise<boolean> {
+    const { app } = root;
+    if (app.gone) return false;
+    if (this.client.isHung(app.busName)) {
+      app.responding = false;
+      return false;
+    }
+    let header: NodeHeader;
+    try {
+      header = await this.loader.fetchHeader(root.ref);
+    } catch (error) {
+      if (isGoneError(error)) {
+        this.forgetApplication(app);
+        return false;
+      }
+      if (!isNotRespondingError(error)) throw error;
+      app.responding = false;
+      return false;
+    }
+    header.role = ATSPI_ROLE.Application;
+    if (!app.responding) {
+      // Back: what was learnt while it hung (nothing below the root) is read afresh.
+      app.responding = true;
+      app.bulk = 'none';
+      app.bulkPromise = undefined;
+      viewOf(root)?.invalidate();
+    }
+    Object.assign(root, header, { stale: false });
+    return true;
   }
 
   private forgetApplication(app: ApplicationData): void {
@@ -361,7 +404,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
   status(): ProviderStatus {
     if (this.stopped) return { state: 'unavailable', message: 'the provider was shut down' };
     if (this.client.isClosed) return { state: 'unavailable', message: 'the accessibility bus connection was lost' };
-    const hung = [...this.apps.values()].filter(({ app }) => this.client.isHung(app.busName));
+    const hung = [...this.apps.values()].filter(({ app }) => !app.responding || this.client.isHung(app.busName));
     const problems = [...this.apps.values()].flatMap(({ app }) => app.problems);
     const details: { [key: string]: string | number | boolean } = {
       busAddress: this.client.address,
@@ -372,8 +415,14 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     if (hung.length > 0) details.notResponding = hung.map(({ app }) => app.busName).join(' ');
     if (problems.length > 0) details.problems = problems.slice(0, 20).join('; ');
     if (hung.length > 0) {
-      const names = hung.map(({ app, root }) => root?.name ?? app.busName).join(', ');
-      return { state: 'degraded', message: `not responding: ${names}`, details };
+      const names = hung
+        .map(({ app, root }) => {
+          const pid = app.processId !== undefined ? `, pid ${app.processId}` : '';
+          return `${root?.name ?? app.busName} (${app.busName}${pid})`;
+        })
+        .join(', ');
+      const what = hung.length === 1 ? 'application is' : 'applications are';
+      return { state: 'degraded', message: `not responding: ${names}; the ${what} shown without children`, details };
     }
     return { state: 'ready', details, ...(this.lastError ? { message: this.lastError } : {}) };
   }

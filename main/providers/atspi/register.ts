@@ -2,7 +2,7 @@ import { registerProviderFactory } from '../../core/registry.js';
 import { ATSPI_DESCRIPTOR } from './descriptor.js';
 
 // The AT-SPI2 provider: the default on Linux, created whenever no provider is named. Registering loads only the
-// descriptor; dbus-next and the provider are imported when a runtime creates it (a CLI command that never reads the
+// descriptor; the provider and its D-Bus client are imported when a runtime creates it (a CLI command that never reads the
 // tree does not pay for them).
 registerProviderFactory({
   descriptor: ATSPI_DESCRIPTOR,

@@ -105,9 +105,36 @@ export class TreeLoader {
     data.stale = false;
   }
 
-  /** Loads the children of one node lazily (GetChildren, then the headers of unknown children in parallel). */
+  /**
+   * How an application's children are listed on a lazy walk: GetChildren, one call per parent, except where it
+   * disagrees with what libatspi shows. GTK 4's GetChildren lists widget children (a notebook's page contents
+   * without the page panels holding them) while ChildCount and GetChildAtIndex list the accessible children.
+   */
+  private listingOf(app: NodeData['app']): Promise<'GetChildren' | 'GetChildAtIndex'> {
+    app.listing ??= Promise.all([this.calls.getToolkitName(app.root), this.calls.getToolkitVersion(app.root)]).then(
+      ([toolkit, version]) =>
+        toolkit.toUpperCase() === 'GTK' && Number.parseInt(version, 10) >= 4 ? 'GetChildAtIndex' : 'GetChildren',
+      (error: unknown) => {
+        if (!isNotRespondingError(error)) return 'GetChildren' as const;
+        app.listing = undefined;
+        throw error;
+      },
+    );
+    return app.listing;
+  }
+
+  /** The children by index (ChildCount, then GetChildAtIndex for each, pipelined), at most MAX_CHILDREN + 1. */
+  private async childrenByIndex(data: NodeData): Promise<ObjectRef[]> {
+    const count = Math.min(await this.calls.getChildCount(data.ref), MAX_CHILDREN + 1);
+    return Promise.all(Array.from({ length: Math.max(0, count) }, (_, i) => this.calls.getChildAtIndex(data.ref, i)));
+  }
+
+  /** Loads the children of one node lazily (listed, then the headers of unknown children in parallel). */
   async loadChildren(data: NodeData): Promise<void> {
-    let refs = await this.calls.getChildren(data.ref);
+    let refs =
+      (await this.listingOf(data.app)) === 'GetChildAtIndex'
+        ? await this.childrenByIndex(data)
+        : await this.calls.getChildren(data.ref);
     if (refs.length > MAX_CHILDREN) {
       data.app.problems.push(
         `${data.key} reports ${refs.length} children; only the first ${MAX_CHILDREN} are shown (absurd child count)`,
@@ -185,7 +212,7 @@ export class TreeLoader {
     // The developer ids are not in it: they are read when someone asks for them (loadIds), or right away once
     // anyone has asked for this application's ids before.
     let items = await cacheCall();
-    let structure = items ? structureFromCache(items, root.ref) : undefined;
+    let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
@@ -407,6 +434,8 @@ interface StructureInfo {
 export function structureFromCache(
   items: readonly CacheItem[],
   root: ObjectRef,
+  /** The root's ChildCount as the root itself reports it: GTK 4's cache item of the root says 0. */
+  rootChildCount?: number,
 ): Map<string, StructureInfo> | undefined {
   const rootKey = runtimeIdOf(root);
   const byKey = new Map<string, CacheItem>();
@@ -432,20 +461,34 @@ export function structureFromCache(
     entry.indices.push(item.indexInParent);
   }
   /**
-   * The children of a parent in index order; undefined when the indices do not fill 0..count-1 exactly once (a
-   * missing child, or a stale object claiming a taken place: the cache disagrees with itself and is not trusted).
+   * The children of a parent in index order; undefined when there are not exactly `count` of them or two claim the
+   * same index (a missing child, or a stale object claiming a taken place: the cache disagrees with itself and is
+   * not trusted). Indices need not be 0..count-1: GTK 4 gives a notebook page's content the index it has among its
+   * widget siblings (1 under a page with one child), while the page lists it as its only child, as libatspi shows.
    */
   const childrenInOrder = (key: string, count: number): string[] | undefined => {
     const entry = indexed.get(key);
     if (!entry) return count === 0 ? [] : undefined;
     if (entry.keys.length !== count) return undefined;
     const slots: Array<string | undefined> = new Array<string | undefined>(count).fill(undefined);
+    let inRange = true;
     for (let i = 0; i < count; i++) {
       const index = entry.indices[i] as number;
-      if (!Number.isInteger(index) || index < 0 || index >= count || slots[index] !== undefined) return undefined;
+      if (!Number.isInteger(index) || index < 0) return undefined;
+      if (index >= count || slots[index] !== undefined) {
+        inRange = false;
+        break;
+      }
       slots[index] = entry.keys[i];
     }
-    return slots as string[];
+    if (inRange) return slots as string[];
+    const order = entry.keys.map((child, i) => ({ child, index: entry.indices[i] as number }));
+    order.sort((a, b) => a.index - b.index);
+    for (let i = 1; i < order.length; i++) {
+      if ((order[i] as (typeof order)[number]).index === (order[i - 1] as (typeof order)[number]).index)
+        return undefined;
+    }
+    return order.map(({ child }) => child);
   };
   const out = new Map<string, StructureInfo>();
   const stack: Array<{ key: string; ref: ObjectRef; parentKey: string | undefined; depth: number }> = [
@@ -466,7 +509,12 @@ export function structureFromCache(
       if (item && list.length !== item.childCount) return undefined;
       children = list;
     } else {
-      const count = item ? item.childCount : (indexed.get(key)?.keys.length ?? 0);
+      const count =
+        key === rootKey && rootChildCount !== undefined && rootChildCount >= 0
+          ? rootChildCount
+          : item
+            ? item.childCount
+            : (indexed.get(key)?.keys.length ?? 0);
       const ordered = childrenInOrder(key, count);
       if (!ordered) return undefined;
       children = ordered;

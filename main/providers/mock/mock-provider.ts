@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { AttributeEntry } from '../../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, isAliasName } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
@@ -6,7 +6,15 @@ import type { Namespace } from '../../../shared/model/namespaces.js';
 import type { UiValue } from '../../../shared/model/values.js';
 import { uiBool, uiPoint, uiRect, uiString } from '../../../shared/model/values.js';
 import type { SnapshotNode } from '../../../shared/snapshot/model.js';
-import { readSnapshotXml } from '../../../shared/snapshot/xml-reader.js';
+import {
+  tableChildren,
+  tableNamespace,
+  tableRole,
+  tableToNodes,
+  type SnapshotTable,
+} from '../../../shared/snapshot/table.js';
+import { decodeSnapshotBytes } from '../../../shared/snapshot/utf8.js';
+import { readSnapshotTable } from '../../../shared/snapshot/xml-reader.js';
 import type {
   ActionRequest,
   ProviderAttribute,
@@ -36,6 +44,12 @@ export function mockFileOption(options: BackendOptions | undefined): string | un
   return backendOption(options, MOCK_DESCRIPTOR.id, 'file');
 }
 
+/** The mock backend's `maxDepth`: the deepest nesting its file may have (undefined: the default). */
+export function mockFileReadOptions(options: BackendOptions | undefined): MockFileOptions {
+  const maxDepth = options?.[MOCK_DESCRIPTOR.id]?.['maxDepth'];
+  return typeof maxDepth === 'number' ? { maxDepth } : {};
+}
+
 /** Attributes the runtime owns: a mock file may carry them (a snapshot does), the provider never serves them. */
 const RUNTIME_OWNED: ReadonlySet<string> = new Set([AttributeNames.RuntimeId, AttributeNames.SupportedPatterns]);
 
@@ -46,24 +60,73 @@ export interface MockDocument {
   desktop: SnapshotNode | undefined;
 }
 
-/** Loads a mock tree from XML; a snapshot of the desktop (a single `<Desktop>` element) gives its children. */
-export function loadMockDocument(mockFile: string | undefined): MockDocument {
-  let xml = DEFAULT_MOCK_TREE;
-  let source = 'embedded mock tree';
-  if (mockFile) {
-    try {
-      xml = readFileSync(mockFile, 'utf8');
-    } catch (error) {
-      throw new InspectorError('usage', `cannot read mock file ${mockFile}: ${(error as Error).message}`);
-    }
-    source = mockFile;
+export interface MockFileOptions {
+  /** Nodes nested deeper than this are an error (default DEFAULT_SNAPSHOT_MAX_DEPTH). */
+  maxDepth?: number;
+}
+
+/** A mock tree as read: the table, and where its top-level nodes are. */
+export interface MockTable {
+  table: SnapshotTable;
+  /** The top-level nodes (the children of a desktop snapshot's `<Desktop>`), in document order. */
+  roots: readonly number[];
+  /** The `<Desktop>` node of a desktop snapshot. */
+  desktop: number | undefined;
+}
+
+/** The option that raises the depth limit, named in the error. */
+const MAX_DEPTH_HINT = '--mock-max-depth';
+
+/** Tables read in this process, by file, size and modification time: the platform and the provider share one. */
+const readTables = new Map<string, MockTable>();
+
+/**
+ * Reads a mock tree in the snapshot format (the embedded default without a file): UTF-8 (anything else is an error
+ * with its position), nested at most `maxDepth` levels, every RuntimeId once. A desktop snapshot (a single
+ * `<Desktop>` element) gives its children.
+ */
+export function loadMockTable(mockFile: string | undefined, options: MockFileOptions = {}): MockTable {
+  const readOptions = {
+    maxDepthHint: MAX_DEPTH_HINT,
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+  };
+  if (!mockFile) return locateRoots(readSnapshotTable(DEFAULT_MOCK_TREE, 'embedded mock tree', readOptions));
+  let bytes: Buffer;
+  let key: string;
+  try {
+    const stat = statSync(mockFile);
+    key = `${mockFile}\0${stat.size}\0${stat.mtimeMs}\0${options.maxDepth ?? ''}`;
+    const known = readTables.get(key);
+    if (known) return known;
+    bytes = readFileSync(mockFile);
+  } catch (error) {
+    throw new InspectorError('usage', `cannot read mock file ${mockFile}: ${(error as Error).message}`);
   }
-  const roots = readSnapshotXml(xml, source);
-  const [first] = roots;
-  if (roots.length === 1 && first && first.namespace === 'control' && first.role === 'Desktop') {
-    return { roots: first.children, desktop: first };
+  const table = locateRoots(readSnapshotTable(decodeSnapshotBytes(bytes, mockFile), mockFile, readOptions));
+  readTables.set(key, table);
+  return table;
+}
+
+function locateRoots(table: SnapshotTable): MockTable {
+  const top = tableChildren(table, -1);
+  const [first] = top;
+  if (
+    top.length === 1 &&
+    first !== undefined &&
+    tableNamespace(table, first) === 'control' &&
+    tableRole(table, first) === 'Desktop'
+  ) {
+    return { table, roots: tableChildren(table, first), desktop: first };
   }
-  return { roots, desktop: undefined };
+  return { table, roots: top, desktop: undefined };
+}
+
+/** Loads a mock tree as nodes (see loadMockTable). */
+export function loadMockDocument(mockFile: string | undefined, options: MockFileOptions = {}): MockDocument {
+  const { table, desktop } = loadMockTable(mockFile, options);
+  const nodes = tableToNodes(table);
+  if (desktop !== undefined) return { roots: nodes[0]!.children, desktop: nodes[0] };
+  return { roots: nodes, desktop: undefined };
 }
 
 function attributeValue(spec: SnapshotNode, name: string): UiValue | undefined {
@@ -73,6 +136,44 @@ function attributeValue(spec: SnapshotNode, name: string): UiValue | undefined {
 function stringAttribute(spec: SnapshotNode, name: string): string | undefined {
   const value = attributeValue(spec, name);
   return value?.type === 'String' ? value.value : undefined;
+}
+
+/** What a mock node makes of the attributes its element has in the file. */
+export interface MockAttributes {
+  id: string | undefined;
+  isSecure: boolean;
+  patterns: string[];
+  scriptedFailure: string | undefined;
+  /** The attributes the provider serves: without those the runtime owns, derived aliases or secrets. */
+  values: AttributeEntry[];
+}
+
+export function readMockAttributes(attributes: readonly AttributeEntry[]): MockAttributes {
+  const control = (name: string) =>
+    attributes.find((entry) => entry.namespace === 'control' && entry.name === name)?.value;
+  const id = control(AttributeNames.Id);
+  const secure = control(AttributeNames.IsSecure);
+  const isSecure = secure?.type === 'Bool' && secure.value;
+  const patterns = control(AttributeNames.SupportedPatterns);
+  const failure = attributes.find((entry) => entry.namespace === 'native' && entry.name === 'ScriptedFailure');
+  return {
+    id: (id?.type === 'String' && id.value) || undefined,
+    isSecure,
+    patterns:
+      patterns?.type === 'Array' ? patterns.value.flatMap((item) => (item.type === 'String' ? [item.value] : [])) : [],
+    scriptedFailure: failure?.value.type === 'String' ? failure.value.value : undefined,
+    values: attributes.filter(
+      (entry) =>
+        !(entry.namespace === 'control' && (RUNTIME_OWNED.has(entry.name) || isAliasName(entry.name))) &&
+        !(isSecure && entry.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(entry.name)),
+    ),
+  };
+}
+
+/** The name a mock node has: its Name attribute when that is a string, else empty. */
+export function mockNodeName(values: readonly AttributeEntry[]): string {
+  const value = values.find((entry) => entry.namespace === 'control' && entry.name === AttributeNames.Name);
+  return value?.value.type === 'String' ? value.value.value : '';
 }
 
 /** One node of the mock tree; state changes made by actions are kept here and announced as events. */
@@ -97,23 +198,16 @@ export class MockNode implements ProviderNode {
     this.runtimeId = runtimeId;
     this.namespace = spec.namespace;
     this.role = spec.role;
-    this.id = stringAttribute(spec, AttributeNames.Id) || undefined;
-    this.isSecure = boolAttribute(spec, AttributeNames.IsSecure) === true;
-    const patterns = attributeValue(spec, AttributeNames.SupportedPatterns);
-    this.patterns =
-      patterns?.type === 'Array' ? patterns.value.flatMap((item) => (item.type === 'String' ? [item.value] : [])) : [];
-    const failure = spec.attributes.find((entry) => entry.namespace === 'native' && entry.name === 'ScriptedFailure');
-    this.scriptedFailure = failure?.value.type === 'String' ? failure.value.value : undefined;
-    this.values = spec.attributes.filter(
-      (entry) =>
-        !(entry.namespace === 'control' && (RUNTIME_OWNED.has(entry.name) || isAliasName(entry.name))) &&
-        !(this.isSecure && entry.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(entry.name)),
-    );
+    const read = readMockAttributes(spec.attributes);
+    this.id = read.id;
+    this.isSecure = read.isSecure;
+    this.patterns = read.patterns;
+    this.scriptedFailure = read.scriptedFailure;
+    this.values = read.values;
   }
 
   get name(): string {
-    const value = this.values.find((entry) => entry.namespace === 'control' && entry.name === AttributeNames.Name);
-    return value?.value.type === 'String' ? value.value.value : '';
+    return mockNodeName(this.values);
   }
 
   children(): Promise<readonly ProviderNode[]> {
@@ -268,9 +362,23 @@ export class MockNode implements ProviderNode {
   }
 }
 
-function boolAttribute(spec: SnapshotNode, name: string): boolean | undefined {
-  const value = attributeValue(spec, name);
-  return value?.type === 'Bool' ? value.value : undefined;
+/**
+ * The runtime ids of nodes the file gives none: `mock:<role>-<n>`, counted per role in document order, skipping the
+ * ids the file gives (so a generated id never repeats a given one).
+ */
+export class MockRuntimeIds {
+  private readonly counters = new Map<string, number>();
+  constructor(private readonly given: ReadonlySet<string>) {}
+
+  next(role: string): string {
+    const key = role.toLowerCase();
+    for (;;) {
+      const next = (this.counters.get(key) ?? 0) + 1;
+      this.counters.set(key, next);
+      const id = `mock:${key}-${next}`;
+      if (!this.given.has(id)) return id;
+    }
+  }
 }
 
 /** Deterministic, opt-in provider over a tree read from snapshot XML (the embedded default or `--mock-file`). */
@@ -280,26 +388,39 @@ export class MockProvider implements UiTreeProvider {
   private readonly listeners = new Set<ProviderEventListener>();
   private readonly rootNodes: MockNode[];
   private readonly all: MockNode[] = [];
-  private counters = new Map<string, number>();
+  private readonly byId = new Map<string, MockNode>();
   private shutDown = false;
 
   constructor(document: MockDocument) {
-    this.rootNodes = document.roots.map((spec) => this.build(spec, undefined));
+    const given = new Set<string>();
+    const specs: SnapshotNode[] = [...document.roots];
+    for (let spec = specs.pop(); spec; spec = specs.pop()) {
+      const id = stringAttribute(spec, AttributeNames.RuntimeId);
+      if (id !== undefined) given.add(id);
+      specs.push(...spec.children);
+    }
+    this.ids = new MockRuntimeIds(given);
+    this.rootNodes = this.build(document.roots);
   }
 
-  private build(spec: SnapshotNode, parent: MockNode | undefined): MockNode {
-    const given = stringAttribute(spec, AttributeNames.RuntimeId);
-    const node = new MockNode(this, spec, given ?? this.generateId(spec.role), parent);
-    this.all.push(node);
-    for (const child of spec.children) node.children_.push(this.build(child, node));
-    return node;
-  }
+  private readonly ids: MockRuntimeIds;
 
-  private generateId(role: string): string {
-    const key = role.toLowerCase();
-    const next = (this.counters.get(key) ?? 0) + 1;
-    this.counters.set(key, next);
-    return `mock:${key}-${next}`;
+  /** The nodes for these specs and everything below them, in document order, without recursion (any depth). */
+  private build(roots: readonly SnapshotNode[]): MockNode[] {
+    const built: MockNode[] = [];
+    const pending: Array<[SnapshotNode, MockNode | undefined]> = roots.map((spec) => [spec, undefined]);
+    pending.reverse();
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [spec, parent] = next;
+      const given = stringAttribute(spec, AttributeNames.RuntimeId);
+      const node = new MockNode(this, spec, given ?? this.ids.next(spec.role), parent);
+      this.all.push(node);
+      this.byId.set(node.runtimeId, node);
+      if (parent) parent.children_.push(node);
+      else built.push(node);
+      for (let i = spec.children.length - 1; i >= 0; i--) pending.push([spec.children[i]!, node]);
+    }
+    return built;
   }
 
   /** Answers asynchronously, as a real provider does, and refuses once shut down. */
@@ -314,7 +435,7 @@ export class MockProvider implements UiTreeProvider {
   }
 
   find(runtimeId: string): MockNode | undefined {
-    return this.all.find((node) => node.runtimeId === runtimeId);
+    return this.byId.get(runtimeId);
   }
 
   clearFocus(): void {

@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import { InspectorError } from '../../model/errors.js';
 import { readSnapshotXml } from '../xml-reader.js';
 import { writeSnapshotXml } from '../xml-writer.js';
+import type { SnapshotNode } from '../model.js';
+import { qualifiedRole } from '../../model/namespaces.js';
+import { randomSnapshotTree, snapshotXml } from './generate-snapshot.js';
 
 const HEADER =
   '<snapshot xmlns="urn:platynui:control" xmlns:item="urn:platynui:item" xmlns:app="urn:platynui:app" xmlns:native="urn:platynui:native">';
@@ -78,4 +81,38 @@ test('writing what was read gives the same XML, byte for byte', () => {
   assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<snapshot xmlns="urn:platynui:control"/);
   assert.match(xml, /Scale="2.0"/);
   assert.equal(writeSnapshotXml(readSnapshotXml(xml)), xml);
+});
+
+test('the writer writes the bytes xmlbuilder2 wrote before it, at any depth', async () => {
+  const { create } = await import('xmlbuilder2');
+  const { NAMESPACE_URIS } = await import('../../model/namespaces.js');
+  const { formatValueText } = await import('../../model/values.js');
+  type Builder = ReturnType<typeof create>;
+  // The writer as it was (xmlbuilder2), kept here as the reference.
+  const reference = (nodes: readonly SnapshotNode[]): string => {
+    const document = create({ version: '1.0', encoding: 'UTF-8' });
+    const rootElement = document
+      .ele(NAMESPACE_URIS.control, 'snapshot')
+      .att('http://www.w3.org/2000/xmlns/', 'xmlns:item', NAMESPACE_URIS.item)
+      .att('http://www.w3.org/2000/xmlns/', 'xmlns:app', NAMESPACE_URIS.app)
+      .att('http://www.w3.org/2000/xmlns/', 'xmlns:native', NAMESPACE_URIS.native);
+    const append = (parent: Builder, node: SnapshotNode) => {
+      const element = parent.ele(NAMESPACE_URIS[node.namespace], qualifiedRole(node.namespace, node.role));
+      for (const a of node.attributes) {
+        if (a.namespace === 'control') element.att(a.name, formatValueText(a.value));
+        else element.att(NAMESPACE_URIS[a.namespace], `${a.namespace}:${a.name}`, formatValueText(a.value));
+      }
+      for (const child of node.children) append(element, child);
+    };
+    for (const node of nodes) append(rootElement, node);
+    return `${document.end({ prettyPrint: true, indent: '  ' })}\n`;
+  };
+  for (let seed = 1; seed <= 200; seed++) {
+    const nodes = readSnapshotXml(snapshotXml(randomSnapshotTree(seed)));
+    assert.equal(writeSnapshotXml(nodes), reference(nodes), `seed ${seed}`);
+  }
+  assert.equal(writeSnapshotXml([]), reference([]));
+  let deep: SnapshotNode = { namespace: 'control', role: 'Pane', attributes: [], children: [] };
+  for (let i = 0; i < 4000; i++) deep = { namespace: 'item', role: 'TreeItem', attributes: [], children: [deep] };
+  assert.equal(writeSnapshotXml([deep]).split('\n').length, 8_005);
 });

@@ -347,3 +347,78 @@ test(
     });
   },
 );
+
+/** Variants as their signature and value, Buffers as bytes, whichever implementation made them. */
+function plain(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return { bytes: [...value] };
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object') {
+    if ('signature' in value && 'value' in value) {
+      return {
+        variant: (value as { signature: unknown }).signature,
+        value: plain((value as { value: unknown }).value),
+      };
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+test('on a real dbus-daemon: signals sent by another D-Bus implementation arrive value for value; NameOwnerChanged when a peer leaves', async () => {
+  const { default: dbusNext } = await import('dbus-next');
+  const { toDbusNextAddress } = await import('../../../../e2e/support/atspi-bus.js');
+  const client = await DbusClient.connect(address);
+  const other = dbusNext.sessionBus({ busAddress: toDbusNextAddress(address) as string });
+  try {
+    await new Promise((resolve) => other.once('connect', resolve));
+    const otherName = (other as unknown as { name: string }).name;
+    const received: Array<{ member: string; sender: string; body: unknown[] }> = [];
+    client.onSignal((signal) => received.push({ member: signal.member, sender: signal.sender, body: signal.body }));
+    await client.addMatch("type='signal',interface='org.platynui.Test'");
+    await client.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'");
+    const { Variant } = dbusNext;
+    const sent: Array<[string, unknown[]]> = [
+      ['siiv(so)', ['object:state-changed:focused', 1, 0, new Variant('i', 0), [otherName, '/a']]],
+      [
+        'sa{sv}as',
+        ['org.a11y.atspi.Accessible', { Name: new Variant('s', 'ünïcødé ✓'), N: new Variant('as', ['a']) }, []],
+      ],
+      [
+        'a((so)(so)(so)iiassusau)',
+        [[[[otherName, '/1'], [otherName, '/r'], [otherName, '/0'], 2, 0, ['x'], 'n', 7, '', [1, 2]]]],
+      ],
+      ['xtayd', [-(2n ** 40n), 2n ** 63n, Buffer.from([0, 255]), -0.5]],
+    ];
+    for (const [signature, body] of sent) {
+      other.send(
+        new dbusNext.Message({
+          type: dbusNext.MessageType.SIGNAL,
+          path: '/p',
+          interface: 'org.platynui.Test',
+          member: 'S',
+          signature,
+          body,
+        }),
+      );
+    }
+    const until = Date.now() + 3000;
+    while (received.filter((s) => s.member === 'S').length < sent.length && Date.now() < until) await sleep(10);
+    const signals = received.filter((s) => s.member === 'S');
+    assert.deepEqual(
+      signals.map((s) => plain(s.body)),
+      sent.map(([, body]) => plain(body)),
+    );
+    assert.ok(signals.every((s) => s.sender === otherName));
+    other.disconnect();
+    while (!received.some((s) => s.member === 'NameOwnerChanged' && s.body[0] === otherName) && Date.now() < until) {
+      await sleep(10);
+    }
+    assert.deepEqual(received.find((s) => s.member === 'NameOwnerChanged' && s.body[0] === otherName)?.body, [
+      otherName,
+      otherName,
+      '',
+    ]);
+  } finally {
+    client.close();
+  }
+});

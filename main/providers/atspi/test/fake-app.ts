@@ -6,7 +6,7 @@
 //
 //   node fake-app.js <bus address> <tree json>
 import dbusNext from 'dbus-next';
-import { toDbusNextAddress } from '../bus-address.js';
+import { toDbusNextAddress } from '../../../../e2e/support/atspi-bus.js';
 
 const { Message, Variant } = dbusNext;
 type DbusMessage = InstanceType<typeof Message>;

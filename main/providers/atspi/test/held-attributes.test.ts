@@ -33,6 +33,7 @@ function app(): ApplicationData {
     idsPromise: undefined,
     problems: [],
     gone: false,
+    responding: true,
   };
 }
 

@@ -1,5 +1,7 @@
+import assert from 'node:assert/strict';
 import type { ReferenceNode } from '../../../../e2e/support/reference.js';
 import { atspiReference } from '../../../../e2e/support/reference.js';
+import { toJsonValue } from '../../../../shared/model/values.js';
 import type { ProviderNode } from '../../../core/provider.js';
 import type { AtspiNode } from '../node.js';
 import type { AtspiProvider } from '../provider.js';
@@ -73,4 +75,41 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Walks an application through the provider and holds it to libatspi's own view: the same nodes (by object path),
+ * children in the same order, and the same native roles, names and states. Returns both walks.
+ */
+export async function assertMatchesLibatspi(
+  app: AtspiNode,
+  pid: number,
+  busName: string,
+): Promise<{ ours: WalkedNode[]; theirs: ReferenceNode[] }> {
+  const ours = flatten(await walk(app));
+  const theirs = referenceNodes((await referenceTree(pid)).tree);
+  assert.equal(ours.length, theirs.length, 'node count');
+  const byId = new Map(ours.map((w) => [w.node.runtimeId, w]));
+  for (const ref of theirs) {
+    const id = `atspi://${busName}${ref.path}`;
+    const mine = byId.get(id);
+    assert.ok(mine, `${id} (${ref.role} "${ref.name}") missing`);
+    assert.ok(ref.path);
+    const attrs = await mine.node.attributes();
+    const nativeRole = await attrs.find((a) => a.namespace === 'native' && a.name === 'Role')?.read();
+    assert.deepEqual(nativeRole, { type: 'String', value: ref.role }, id);
+    if (ref.role !== 'application') assert.equal(mine.node.name, ref.name, id);
+    assert.deepEqual(
+      mine.children.map((c) => c.node.runtimeId),
+      ref.children.map((c) => `atspi://${busName}${c.path}`),
+      `children of ${id}`,
+    );
+    const states = await attrs.find((a) => a.namespace === 'native' && a.name === 'Accessible.States')?.read();
+    assert.deepEqual(
+      [...(toJsonValue(states ?? { type: 'Array', value: [] }) as string[])].sort(),
+      [...ref.states].sort(),
+      `states of ${id}`,
+    );
+  }
+  return { ours, theirs };
 }

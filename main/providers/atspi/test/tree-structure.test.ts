@@ -66,11 +66,45 @@ test('a partial cache is never trusted for structure', () => {
     structureFromCache([item('root', '', -1, 1), item('a', 'root', 0, 2), item('a1', 'a', 0, 0)], root),
     undefined,
   );
-  // index gap
+  // Two children claiming the same place (a stale object), beside the count being right.
   assert.equal(
-    structureFromCache([item('root', '', -1, 2), item('a', 'root', 0, 0), item('b', 'root', 2, 0)], root),
+    structureFromCache([item('root', '', -1, 2), item('a', 'root', 0, 0), item('b', 'root', 0, 0)], root),
     undefined,
   );
+  // A child listed with a negative index.
+  assert.equal(structureFromCache([item('root', '', -1, 1), item('a', 'root', -1, 0)], root), undefined);
+});
+
+test('indices beyond the child count order the children when every child is there (GTK 4 notebook pages)', () => {
+  // GTK 4: a notebook page (cc 1) holds its content, which reports index 1 (its place among widget siblings).
+  const structure = structureFromCache(
+    [
+      item('root', '', -1, 1),
+      item('pages', 'root', 0, 2),
+      item('tab2', 'pages', 1, 1),
+      item('tab1', 'pages', 0, 1),
+      item('content1', 'tab1', 1, 0),
+      item('content2', 'tab2', 1, 0),
+    ],
+    root,
+  );
+  assert.ok(structure);
+  assert.deepEqual(structure.get('atspi://:1.5/o/pages')?.children, ['atspi://:1.5/o/tab1', 'atspi://:1.5/o/tab2']);
+  assert.deepEqual(structure.get('atspi://:1.5/o/tab1')?.children, ['atspi://:1.5/o/content1']);
+  assert.equal(structure.get('atspi://:1.5/o/content2')?.parentKey, 'atspi://:1.5/o/tab2');
+  // GTK 4's cache item of the application root says it has no children: the root's own ChildCount is used.
+  const gtk4Root = [item('root', '', -1, 0), item('frame', 'root', 0, 1), item('pane', 'frame', 0, 0)];
+  assert.equal(structureFromCache(gtk4Root, root), undefined);
+  assert.deepEqual(
+    structureFromCache(gtk4Root, root, 1)?.get('atspi://:1.5/org/a11y/atspi/accessible/root')?.children,
+    ['atspi://:1.5/o/frame'],
+  );
+  // Gaps order by index too.
+  const gap = structureFromCache([item('root', '', -1, 2), item('b', 'root', 5, 0), item('a', 'root', 2, 0)], root);
+  assert.deepEqual(gap?.get('atspi://:1.5/org/a11y/atspi/accessible/root')?.children, [
+    'atspi://:1.5/o/a',
+    'atspi://:1.5/o/b',
+  ]);
 });
 
 test('both cache item signatures parse', () => {

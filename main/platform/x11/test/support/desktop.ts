@@ -57,6 +57,7 @@ export async function useDesktop(): Promise<TestDesktop> {
   const saved = new Map<string, string | undefined>();
   for (const name of [
     'DISPLAY',
+    'XAUTHORITY',
     'DBUS_SESSION_BUS_ADDRESS',
     'XDG_SESSION_TYPE',
     'XDG_RUNTIME_DIR',

@@ -1,21 +1,13 @@
-import { createRequire } from 'node:module';
-import dbusNext from 'dbus-next';
+import { type DbusMessage, MAX_MESSAGE_BYTES, MessageType, Variant, WireFormatError } from './message.js';
 
 /**
- * A strict, bounds-checked D-Bus message reader for the provider's own connection. dbus-next reads every value into
- * an intermediate form (type trees next to values) and converts that again into JavaScript; for a 4.5 MB
- * `Cache.GetItems` reply of 10,000 items or 10,000 small `GetExtents` replies that costs more than the application
- * takes to answer. This reader compiles each signature once and reads values straight into the form dbus-next gives
- * (structs as arrays, `a{..}` as objects, `ay` as a Buffer, `v` as a Variant), so the rest of the code cannot tell
- * the difference. Anything it does not read (64-bit integers, file descriptors, big-endian bodies) or that breaks the
- * wire format is handed to dbus-next's own reader for that message.
+ * A strict, bounds-checked D-Bus message reader. Each signature is compiled once into a reader that reads values
+ * straight into JavaScript (structs as arrays, `a{..}` as objects, `ay` as a Buffer, `v` as a Variant): a 4.5 MB
+ * `Cache.GetItems` reply of 10,000 items or 10,000 small `GetExtents` replies cost less than the application takes
+ * to answer. Both byte orders; anything that breaks the wire format throws a WireFormatError naming what is wrong.
  */
 
-const { Message, Variant } = dbusNext;
-type DbusMessage = InstanceType<typeof Message>;
-
-/** Thrown for input that is not a well-formed value of the signature (or a type this reader leaves to dbus-next). */
-export class WireFormatError extends Error {}
+export { WireFormatError };
 
 type Reader = (state: ReadState) => unknown;
 
@@ -26,6 +18,8 @@ interface ReadState {
   base: number;
   end: number;
   depth: number;
+  /** Little endian (the byte order of the message). */
+  le: boolean;
 }
 
 const MAX_ARRAY_BYTES = 64 * 1024 * 1024;
@@ -53,7 +47,7 @@ function need(state: ReadState, bytes: number): void {
 function readUint32(state: ReadState): number {
   align(state, 4);
   need(state, 4);
-  const value = state.buffer.readUInt32LE(state.pos);
+  const value = state.le ? state.buffer.readUInt32LE(state.pos) : state.buffer.readUInt32BE(state.pos);
   state.pos += 4;
   return value;
 }
@@ -71,29 +65,45 @@ const readers: { [type: string]: Reader } = {
   n(state) {
     align(state, 2);
     need(state, 2);
-    const value = state.buffer.readInt16LE(state.pos);
+    const value = state.le ? state.buffer.readInt16LE(state.pos) : state.buffer.readInt16BE(state.pos);
     state.pos += 2;
     return value;
   },
   q(state) {
     align(state, 2);
     need(state, 2);
-    const value = state.buffer.readUInt16LE(state.pos);
+    const value = state.le ? state.buffer.readUInt16LE(state.pos) : state.buffer.readUInt16BE(state.pos);
     state.pos += 2;
     return value;
   },
   i(state) {
     align(state, 4);
     need(state, 4);
-    const value = state.buffer.readInt32LE(state.pos);
+    const value = state.le ? state.buffer.readInt32LE(state.pos) : state.buffer.readInt32BE(state.pos);
     state.pos += 4;
     return value;
   },
   u: readUint32,
+  x(state) {
+    align(state, 8);
+    need(state, 8);
+    const value = state.le ? state.buffer.readBigInt64LE(state.pos) : state.buffer.readBigInt64BE(state.pos);
+    state.pos += 8;
+    return value;
+  },
+  t(state) {
+    align(state, 8);
+    need(state, 8);
+    const value = state.le ? state.buffer.readBigUInt64LE(state.pos) : state.buffer.readBigUInt64BE(state.pos);
+    state.pos += 8;
+    return value;
+  },
+  // A file descriptor's index: this connection never negotiates descriptor passing, so none can be attached.
+  h: readUint32,
   d(state) {
     align(state, 8);
     need(state, 8);
-    const value = state.buffer.readDoubleLE(state.pos);
+    const value = state.le ? state.buffer.readDoubleLE(state.pos) : state.buffer.readDoubleBE(state.pos);
     state.pos += 8;
     return value;
   },
@@ -194,7 +204,6 @@ function build(type: string): Reader {
   const c = type[0] as string;
   const simple = readers[c];
   if (simple && type.length === 1) return simple;
-  if (c === 'x' || c === 't' || c === 'h') fail(`type "${c}" is left to dbus-next`);
   if (c === '(') {
     const fields = splitTypes(type.slice(1, -1)).map(compile);
     return (state) => {
@@ -246,7 +255,8 @@ function build(type: string): Reader {
   fail(`unknown type "${type}"`);
 }
 
-function alignmentOf(type: string): number {
+/** The alignment of a complete type's values on the wire. */
+export function alignmentOf(type: string): number {
   switch (type[0]) {
     case 'y':
     case 'g':
@@ -283,8 +293,8 @@ function finishArray(state: ReadState, end: number): void {
 }
 
 /**
- * Reads a message body of `signature` from `buffer[start, end)` (little endian; alignment relative to
- * `messageStart`). Throws WireFormatError unless the body is exactly one well-formed value per type.
+ * Reads a message body of `signature` from `buffer[start, end)` (alignment relative to `messageStart`; little
+ * endian unless `le` is false). Throws WireFormatError unless the body is exactly one well-formed value per type.
  */
 export function readBody(
   buffer: Buffer,
@@ -292,8 +302,9 @@ export function readBody(
   end: number,
   signature: string,
   messageStart: number,
+  le = true,
 ): unknown[] {
-  const state: ReadState = { buffer, pos: start, base: messageStart, end, depth: 0 };
+  const state: ReadState = { buffer, pos: start, base: messageStart, end, depth: 0, le };
   const out: unknown[] = [];
   for (const type of splitTypes(signature)) out.push(compile(type)(state));
   if (state.pos !== end) fail('bytes left after the body');
@@ -301,7 +312,7 @@ export function readBody(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The message loop for the provider's connection.
+// Whole messages.
 
 const HEADER_NAMES = [
   undefined,
@@ -313,29 +324,62 @@ const HEADER_NAMES = [
   'destination',
   'sender',
   'signature',
-  'unixFd',
+  'unixFds',
 ] as const;
 
-interface RawMessage {
+/** The type code (o, s, g, u) each known header field has. */
+const FIELD_TYPES = [0, 0x6f, 0x73, 0x73, 0x73, 0x75, 0x73, 0x73, 0x67, 0x75];
+
+/** The header fields each message type must have (method call, method return, error, signal). */
+const REQUIRED_FIELDS: { [type: number]: readonly string[] } = {
+  [MessageType.METHOD_CALL]: ['path', 'member'],
+  [MessageType.METHOD_RETURN]: ['replySerial'],
+  [MessageType.ERROR]: ['errorName', 'replySerial'],
+  [MessageType.SIGNAL]: ['path', 'member', 'interface'],
+};
+
+export interface MessageHeader {
   [key: string]: unknown;
   serial: number;
   type: number;
   flags: number;
+  replySerial?: number;
 }
 
-/** Header of a little-endian message: fixed part and fields; throws WireFormatError when malformed. */
-export function readHeader(buffer: Buffer): { message: RawMessage; bodyStart: number; bodyLength: number } {
-  if (buffer.length < 16) fail('message shorter than its fixed header');
-  if (buffer[0] !== 0x6c) fail('not a little-endian message');
-  if (buffer[3] !== 1) fail('unknown protocol version');
-  const bodyLength = buffer.readUInt32LE(4);
-  const fieldsLength = buffer.readUInt32LE(12);
+/**
+ * The length of the message starting at `buffer[at]` from its fixed 16-byte header, or undefined when fewer than 16
+ * bytes are there. Throws WireFormatError when the fixed header is not a D-Bus message header or claims more than
+ * the specification allows: the byte stream cannot be read on after that.
+ */
+export function messageLength(buffer: Buffer, at: number): number | undefined {
+  if (buffer.length - at < 16) return undefined;
+  const endian = buffer[at];
+  if (endian !== 0x6c && endian !== 0x42) fail(`not a D-Bus message (byte order mark 0x${endian?.toString(16)})`);
+  if (buffer[at + 3] !== 1) fail(`unknown D-Bus protocol version ${buffer[at + 3]}`);
+  const le = endian === 0x6c;
+  const bodyLength = le ? buffer.readUInt32LE(at + 4) : buffer.readUInt32BE(at + 4);
+  const fieldsLength = le ? buffer.readUInt32LE(at + 12) : buffer.readUInt32BE(at + 12);
+  const total = 16 + (((fieldsLength + 7) >>> 3) << 3) + bodyLength;
+  if (fieldsLength > MAX_MESSAGE_BYTES || bodyLength > MAX_MESSAGE_BYTES || total > MAX_MESSAGE_BYTES) {
+    fail(`message of ${total} bytes is longer than the 128 MiB D-Bus allows`);
+  }
+  return total;
+}
+
+/** Header of one whole message (either byte order): fixed part and fields; throws WireFormatError when malformed. */
+export function readHeader(buffer: Buffer): { message: MessageHeader; bodyStart: number; bodyLength: number } {
+  const total = messageLength(buffer, 0);
+  if (total === undefined) fail('message shorter than its fixed header');
+  const le = buffer[0] === 0x6c;
+  const bodyLength = le ? buffer.readUInt32LE(4) : buffer.readUInt32BE(4);
+  const fieldsLength = le ? buffer.readUInt32LE(12) : buffer.readUInt32BE(12);
   const bodyStart = 16 + (((fieldsLength + 7) >> 3) << 3);
-  if (bodyStart + bodyLength !== buffer.length) fail('message length does not match its header');
+  if (total !== buffer.length) fail('message length does not match its header');
   const end = 16 + fieldsLength;
-  if (end > buffer.length) fail('header fields run past the end');
-  const state: ReadState = { buffer, pos: 16, base: 0, end, depth: 0 };
-  const message: RawMessage = { serial: buffer.readUInt32LE(8), type: buffer[1] as number, flags: buffer[2] as number };
+  const state: ReadState = { buffer, pos: 16, base: 0, end, depth: 0, le };
+  const serial = le ? buffer.readUInt32LE(8) : buffer.readUInt32BE(8);
+  if (serial === 0) fail('message with serial 0');
+  const message: MessageHeader = { serial, type: buffer[1] as number, flags: buffer[2] as number };
   // The fields a(yv), read without the general variant reader: each is a code, a one-type signature and a value.
   while (state.pos < end) {
     align(state, 8);
@@ -346,7 +390,7 @@ export function readHeader(buffer: Buffer): { message: RawMessage; bodyStart: nu
     if (signatureLength !== 1 || buffer[state.pos + 3] !== 0) fail('header field with a complex type');
     state.pos += 4;
     const expected = FIELD_TYPES[code];
-    if (expected !== undefined && expected !== 0 && expected !== type) fail('header field of the wrong type');
+    if (expected !== undefined && expected !== 0 && expected !== type) fail(`header field ${code} of the wrong type`);
     let value: unknown;
     if (type === 0x73 || type === 0x6f)
       value = readString(state); // s, o
@@ -354,166 +398,42 @@ export function readHeader(buffer: Buffer): { message: RawMessage; bodyStart: nu
       value = readSignatureValue(state); // g
     else if (type === 0x75)
       value = readUint32(state); // u
-    else fail('header field of an unexpected type');
+    else fail(`header field ${code} of an unexpected type`);
     const name = HEADER_NAMES[code];
-    if (name) message[name] = value;
+    if (name) (message as { [key: string]: unknown })[name] = value;
   }
   if (state.pos !== end) fail('header fields do not fill their array');
-  for (let i = 16 + fieldsLength; i < bodyStart; i++) if (buffer[i] !== 0) fail('non-zero padding');
+  for (let i = end; i < bodyStart; i++) if (buffer[i] !== 0) fail('non-zero padding');
+  const required = REQUIRED_FIELDS[message.type];
+  if (!required) fail(`unknown message type ${message.type}`);
+  for (const field of required) if (message[field] === undefined) fail(`message without its ${field} field`);
+  if (typeof message.unixFds === 'number' && message.unixFds > 0) fail('message with file descriptors attached');
+  if (bodyLength > 0 && !message.signature) fail('message with a body but no signature');
   return { message, bodyStart, bodyLength };
 }
 
-/**
- * A received message as a dbus-next Message, without the name checks its constructor runs for messages about to be
- * sent (the bus daemon checked the names of what it delivers; tens of thousands of replies pay for nothing).
- */
-function incoming(raw: RawMessage): DbusMessage {
-  const required = REQUIRED_FIELDS[raw.type];
-  if (!required) fail('unknown message type');
-  for (const field of required) if (raw[field] === undefined) fail(`message without its ${field}`);
-  const message = Object.create(Message.prototype) as { [key: string]: unknown };
-  message.type = raw.type;
-  message._sent = false;
-  message._serial = raw.serial;
-  message.path = raw.path;
-  message.interface = raw.interface;
-  message.member = raw.member;
-  message.errorName = raw.errorName;
-  message.replySerial = raw.replySerial;
-  message.destination = raw.destination;
-  message.sender = raw.sender;
-  message.signature = (raw.signature as string) || '';
-  message.body = (raw.body as unknown[]) ?? [];
-  message.flags = raw.flags || 0;
-  return message as unknown as DbusMessage;
+/** Reads the body of a message whose header `readHeader` returned. */
+export function readMessageBody(buffer: Buffer, header: MessageHeader, bodyStart: number): DbusMessage {
+  const signature = typeof header.signature === 'string' ? header.signature : '';
+  const body = signature ? readBody(buffer, bodyStart, buffer.length, signature, 0, buffer[0] === 0x6c) : [];
+  return {
+    type: header.type,
+    serial: header.serial,
+    flags: header.flags,
+    path: header.path as string | undefined,
+    interface: header.interface as string | undefined,
+    member: header.member as string | undefined,
+    errorName: header.errorName as string | undefined,
+    replySerial: header.replySerial,
+    destination: header.destination as string | undefined,
+    sender: header.sender as string | undefined,
+    signature,
+    body,
+  };
 }
 
-/** The header fields each message type must have (method call, method return, error, signal). */
-const REQUIRED_FIELDS: { [type: number]: readonly string[] } = {
-  1: ['path', 'member'],
-  2: ['replySerial'],
-  3: ['errorName', 'replySerial'],
-  4: ['path', 'member', 'interface'],
-};
-
-/** The type code (s, o, g, u) each known header field has. */
-const FIELD_TYPES = [0, 0x6f, 0x73, 0x73, 0x73, 0x75, 0x73, 0x73, 0x67, 0x75];
-
-interface Connection {
-  emit(event: string, ...args: unknown[]): boolean;
-}
-
-interface Stream {
-  on(event: 'readable', listener: () => void): void;
-  read(size: number): Buffer | null;
-}
-
-type Parser = (stream: Stream, onMessage: (message: unknown) => void, opts: unknown) => void;
-
-const requireCjs = createRequire(import.meta.url);
-const messageModule = requireCjs('dbus-next/lib/message.js') as { unmarshalMessages: Parser };
-const DBusBuffer = requireCjs('dbus-next/lib/dbus-buffer.js') as new (
-  buffer: Buffer,
-  start: number,
-  endian: number,
-  fds: unknown,
-  opts: unknown,
-) => { read(signature: string): unknown[] };
-const originalParser = messageModule.unmarshalMessages;
-const fastStreams = new WeakMap<object, Connection>();
-let installed = false;
-
-/** Messages this reader handed to dbus-next's reader (a type it leaves to it, or a malformed body), for tests. */
-export const fallbackStats = { messages: 0 };
-
-/**
- * Reads the messages of `connection`'s stream with this reader. Must be called right after the bus is created
- * (before its handshake completes); other dbus-next connections are untouched.
- */
-export function useFastReader(bus: unknown): boolean {
-  const connection = (bus as { _connection?: Connection & { stream?: object } })._connection;
-  if (!connection?.stream) return false;
-  if (!installed) {
-    installed = true;
-    messageModule.unmarshalMessages = function (stream, onMessage, opts) {
-      const target = fastStreams.get(stream);
-      if (!target) return originalParser(stream, onMessage, opts);
-      return fastParser(stream, target, onMessage, opts);
-    };
-  }
-  fastStreams.set(connection.stream, connection);
-  return true;
-}
-
-function fastParser(stream: Stream, connection: Connection, onMessage: (m: unknown) => void, opts: unknown): void {
-  let header: Buffer | null = null;
-  let rest = 0;
-  stream.on('readable', () => {
-    for (;;) {
-      if (!header) {
-        header = stream.read(16);
-        if (!header) return;
-        const fieldsLength = header[0] === 0x6c ? header.readUInt32LE(12) : header.readUInt32BE(12);
-        const bodyLength = header[0] === 0x6c ? header.readUInt32LE(4) : header.readUInt32BE(4);
-        rest = (((fieldsLength + 7) >> 3) << 3) + bodyLength;
-      }
-      const tail = rest > 0 ? stream.read(rest) : Buffer.alloc(0);
-      if (!tail) return;
-      const whole = Buffer.concat([header, tail]);
-      header = null;
-      deliver(whole, connection, onMessage, opts);
-    }
-  });
-}
-
-/** One whole little-endian message as dbus-next's Message; throws WireFormatError when malformed. */
+/** One whole message (either byte order); throws WireFormatError when malformed. */
 export function decodeMessage(whole: Buffer): DbusMessage {
-  const { message: raw, bodyStart } = readHeader(whole);
-  const signature = typeof raw.signature === 'string' ? raw.signature : '';
-  raw.body = signature ? readBody(whole, bodyStart, whole.length, signature, 0) : [];
-  raw.signature = signature;
-  return incoming(raw);
-}
-
-function deliver(whole: Buffer, connection: Connection, onMessage: (m: unknown) => void, opts: unknown): void {
-  let message: DbusMessage | undefined;
-  try {
-    message = decodeMessage(whole);
-  } catch (error) {
-    if (!(error instanceof WireFormatError)) throw error;
-  }
-  if (message) {
-    connection.emit('message', message);
-    return;
-  }
-  // dbus-next's own reader for what this one leaves to it (it reports what it cannot read itself).
-  fallbackStats.messages++;
-  legacyDeliver(whole, onMessage, opts);
-}
-
-function legacyDeliver(whole: Buffer, onMessage: (m: unknown) => void, opts: unknown): void {
-  const endian = whole[0] as number;
-  const le = endian === 0x6c;
-  const fieldsLength = le ? whole.readUInt32LE(12) : whole.readUInt32BE(12);
-  const bodyLength = le ? whole.readUInt32LE(4) : whole.readUInt32BE(4);
-  const fieldsAndBody = whole.subarray(16);
-  const reader = new DBusBuffer(fieldsAndBody, 0, endian, undefined, opts) as unknown as {
-    readArray(type: unknown, length: number): Array<[number, [unknown, [unknown]]]>;
-    align(power: number): void;
-    read(signature: string): unknown[];
-  };
-  const headerSignature = requireCjs('dbus-next/lib/header-signature.json') as Array<{ child: unknown[] }>;
-  const fields = reader.readArray((headerSignature[0] as { child: unknown[] }).child[0], fieldsLength);
-  reader.align(3);
-  const message: RawMessage = {
-    serial: le ? whole.readUInt32LE(8) : whole.readUInt32BE(8),
-    type: whole[1] as number,
-    flags: whole[2] as number,
-  };
-  for (const [code, variant] of fields) {
-    const name = HEADER_NAMES[code];
-    if (name) message[name] = variant[1][0];
-  }
-  if (bodyLength > 0 && typeof message.signature === 'string') message.body = reader.read(message.signature);
-  onMessage(message);
+  const { message, bodyStart } = readHeader(whole);
+  return readMessageBody(whole, message, bodyStart);
 }

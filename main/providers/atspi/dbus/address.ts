@@ -1,8 +1,4 @@
-/**
- * D-Bus addresses in the form dbus-next can open without its optional native `usocket` module: a `unix:path=` or
- * `unix:abstract=` address becomes `unix:socket=<path>` (an abstract name gets a leading NUL), which dbus-next hands
- * straight to `net.createConnection`.
- */
+/** D-Bus server addresses (`unix:path=/run/user/0/bus,guid=...;unix:abstract=...`), as the specification writes them. */
 
 function unescapeValue(value: string): string {
   return value.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
@@ -33,19 +29,17 @@ export function parseDbusAddress(address: string): ParsedAddress[] {
     });
 }
 
-/** The first entry of an address that dbus-next can connect to without `usocket`, or undefined. */
-export function toDbusNextAddress(address: string): string | undefined {
+/**
+ * The socket of the first entry of an address this client can connect to (`unix:path=` or `unix:abstract=`; an
+ * abstract name gets the leading NUL Node expects), or undefined.
+ */
+export function unixSocketOf(address: string): string | undefined {
   for (const { transport, params } of parseDbusAddress(address)) {
-    if (transport === 'unix') {
-      const path = params.get('path') ?? params.get('socket');
-      if (path) return `unix:socket=${path}`;
-      const abstract = params.get('abstract');
-      if (abstract) return `unix:socket=\u0000${abstract}`;
-    } else if (transport === 'tcp') {
-      const host = params.get('host') ?? 'localhost';
-      const port = params.get('port');
-      if (port) return `tcp:host=${host},port=${port}`;
-    }
+    if (transport !== 'unix') continue;
+    const path = params.get('path');
+    if (path) return path;
+    const abstract = params.get('abstract');
+    if (abstract) return `\u0000${abstract}`;
   }
   return undefined;
 }

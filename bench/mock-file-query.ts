@@ -1,0 +1,96 @@
+// `query` over a 111,112-node snapshot file, the CLI started as a child process and timed whole, against libxml2's
+// `xmllint --xpath` on the same file in the same run (median of 5 each, the machine's load and `node -e 0` printed
+// beside as the floor); then deep files: a legitimate 4,000-level file loaded (`snapshot`, `query`), and a
+// 20,000-level file refused with its position. Goals (issues 13 and 14): each query within 3x of xmllint; the deep
+// file under 0.5 s, the refusal under 2 s.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { percentile, print } from './_stats.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin/platynui-inspector');
+const dir = mkdtempSync(path.join(tmpdir(), 'mock-file-bench-'));
+const RUNS = 5;
+
+/** The tree of ../shared/checks/gen_tree.py (depth 5, breadth 10): a Window of Panes, Buttons as leaves. */
+function wideTree(depth: number, breadth: number): string {
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<snapshot xmlns="urn:platynui:control" xmlns:item="urn:platynui:item" ',
+    'xmlns:app="urn:platynui:app" xmlns:native="urn:platynui:native">\n<Window Name="Main" IsEnabled="true">\n',
+  ];
+  let n = 0;
+  const node = (d: number) => {
+    const i = n++;
+    if (d === 0) {
+      out.push(`<Button Name="b${i}" IsEnabled="true"/>`);
+      return;
+    }
+    out.push(`<Pane Name="p${i}" IsEnabled="true">`);
+    for (let k = 0; k < breadth; k++) node(d - 1);
+    out.push('</Pane>\n');
+  };
+  node(depth);
+  out.push('</Window>\n</snapshot>\n');
+  return out.join('');
+}
+
+function deepTree(levels: number): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<snapshot xmlns="urn:platynui:control">\n${'<Pane Name="p">'.repeat(levels)}${'</Pane>'.repeat(levels)}\n</snapshot>\n`;
+}
+
+/** Median wall time in ms of RUNS runs of a command (output discarded); the last run's exit status and stderr. */
+function time(command: string, args: readonly string[]): { ms: number; status: number | null; stderr: string } {
+  const samples: number[] = [];
+  let last = { status: null as number | null, stderr: '' };
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const run = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+    samples.push(performance.now() - started);
+    last = { status: run.status, stderr: run.stderr };
+  }
+  return { ms: percentile(samples, 50), ...last };
+}
+
+const xmllint = spawnSync('xmllint', ['--version']).status === 0;
+try {
+  const wide = path.join(dir, 'wide-5-10.xml');
+  writeFileSync(wide, wideTree(5, 10));
+  print('load.before', loadavg()[0]!, 'load');
+  print('node.floor', time(process.execPath, ['-e', '0']).ms, 'ms');
+  const local = (name: string) => `*[local-name()='${name}']`;
+  const queries: Array<[string, string, string]> = [
+    ['named-button', "//Button[@Name='b111110']", `//${local('Button')}[@Name='b111110']`],
+    ['pane-third-button', "//Pane[@Name='p4']/Button[3]", `//${local('Pane')}[@Name='p4']/${local('Button')}[3]`],
+    ['count-buttons', 'count(//Button)', `count(//${local('Button')})`],
+  ];
+  for (const [name, ours, theirs] of queries) {
+    const cli = time(process.execPath, [bin, 'query', ours, '--mock-file', wide]);
+    if (cli.status !== 0) throw new Error(`${name}: the CLI failed: ${cli.stderr}`);
+    print(`query.${name}.cli`, cli.ms, 'ms');
+    if (!xmllint) continue;
+    const lint = time('xmllint', ['--xpath', theirs, wide]);
+    print(`query.${name}.xmllint`, lint.ms, 'ms');
+    print(`query.${name}.ratio`, cli.ms / lint.ms, 'x (goal <= 3)');
+  }
+  if (!xmllint) process.stdout.write('xmllint is missing (apt-get install libxml2-utils): no baseline\n');
+
+  const deep = path.join(dir, 'deep-4000.xml');
+  writeFileSync(deep, deepTree(4000));
+  const snapshot = time(process.execPath, [bin, 'snapshot', '--mock-file', deep]);
+  if (snapshot.status !== 0) throw new Error(`snapshot of 4,000 levels failed: ${snapshot.stderr}`);
+  print('deep4000.snapshot.cli', snapshot.ms, 'ms (goal < 500)');
+  const count = time(process.execPath, [bin, 'query', 'count(//*)', '--mock-file', deep]);
+  print('deep4000.query.cli', count.ms, 'ms (goal < 500)');
+  const tooDeep = path.join(dir, 'deep-20000.xml');
+  writeFileSync(tooDeep, deepTree(20_000));
+  const refused = time(process.execPath, [bin, 'query', 'count(//*)', '--mock-file', tooDeep]);
+  if (refused.status !== 2 || !/deep-20000\.xml:3:\d+: nodes are nested deeper/.test(refused.stderr))
+    throw new Error(`the 20,000-level file was not refused with its position: ${refused.stderr}`);
+  print('deep20000.refused.cli', refused.ms, 'ms (goal < 2000)');
+  print('load.after', loadavg()[0]!, 'load');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,244 @@
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import { namespaceFromUri, type Namespace } from '../../shared/model/namespaces.js';
+import { parseValueText, uiBool, uiInteger, uiNumber, uiString, type UiValue } from '../../shared/model/values.js';
+import { compileFastPath, FastPathFallback, type FastItemMaker } from '../../shared/xpath/fast/index.js';
+import { mockDesktopInfo } from '../platform/mock/mock-platform.js';
+import { DOCUMENT, MockFileTree } from '../providers/mock/file-tree.js';
+import { loadMockTable } from '../providers/mock/mock-provider.js';
+import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from '../runtime/desktop.js';
+import { attributesNamedFrom, composeAttributes, type NodeFacts } from '../core/node-attributes.js';
+import type { RuntimeCliOptions } from './command-runtime.js';
+import { writeStats } from './options.js';
+import type { QueryOptions } from './commands/query.js';
+import type { SnapshotOptions } from './commands/snapshot.js';
+import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from '../services/snapshot.js';
+import { formatSnapshot, itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
+
+/**
+ * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file's table goes straight to the
+ * XPath fast path (MockFileTree), without the runtime, the XPath worker, the bridge or fontoxpath. Answers are the
+ * ones the runtime gives (a differential test holds them together); a query outside the fast path's subset, or one
+ * it leaves to fontoxpath (FastPathFallback), is declined, and the command takes the general path.
+ */
+
+/** A node of the file (or the desktop) with what output reads of it. */
+export interface MockFileNode extends NodeIdentity {
+  /** The node in the tree (DOCUMENT for the desktop). */
+  readonly index: number;
+  attributes(): readonly AttributeEntry[];
+  attributesNamed(name: string): readonly AttributeEntry[];
+}
+
+export interface MockFileSession {
+  tree: MockFileTree;
+  view(node: number): MockFileNode;
+}
+
+/** The session when the command reads only a mock file (no other provider, no platform but the mock's or none). */
+export function openMockFile(options: RuntimeCliOptions): MockFileSession | undefined {
+  const providers = options.provider ?? [];
+  if (!options.mockFile || !providers.every((id) => id === 'mock')) return undefined;
+  if (options.platform !== undefined && options.platform !== 'mock' && options.platform !== 'none') return undefined;
+  const maxDepth = options.mockMaxDepth;
+  const mock = loadMockTable(options.mockFile, maxDepth !== undefined ? { maxDepth } : {});
+  const tree = new MockFileTree(mock);
+  const info = options.platform === 'none' ? FALLBACK_DESKTOP : mockDesktopInfo(options.mockFile, maxDepth);
+  const source = new DesktopSource(info, []);
+  const facts: NodeFacts = {
+    runtimeId: DESKTOP_RUNTIME_ID,
+    name: info.name,
+    id: undefined,
+    technology: info.technology,
+    isSecure: false,
+  };
+  const provided = source.desktopAttributes();
+  const patterns = ['Element', 'Desktop'];
+  let entries: AttributeEntry[] | undefined;
+  const desktop: MockFileNode = {
+    index: DOCUMENT,
+    runtimeId: DESKTOP_RUNTIME_ID,
+    namespace: 'control',
+    role: source.role,
+    name: info.name,
+    attributes: () => (entries ??= composeAttributes(provided, facts, patterns)),
+    attributesNamed: (name) =>
+      entries
+        ? entries.filter((entry) => entry.name === name)
+        : attributesNamedFrom(name, provided, facts, () => patterns),
+  };
+  const view = (node: number): MockFileNode =>
+    node === DOCUMENT
+      ? desktop
+      : {
+          index: node,
+          // Made on first use: text output never needs the ids.
+          get runtimeId() {
+            return tree.runtimeIds[node]!;
+          },
+          namespace: tree.namespace(node),
+          role: tree.localName(node),
+          name: tree.name(node),
+          attributes: () => tree.entries(node),
+          attributesNamed: (name) => tree.entriesNamed(node, name),
+        };
+  return { tree, view };
+}
+
+type FileItem =
+  | { type: 'node'; node: number }
+  | { type: 'attribute'; owner: number; namespace: Namespace; name: string; text: string }
+  | { type: 'value'; value: UiValue };
+
+const FILE_ITEMS: FastItemMaker<number, FileItem> = {
+  node: (node) => ({ type: 'node', node }),
+  attribute: (owner, namespaceUri, localName, text) => ({
+    type: 'attribute',
+    owner,
+    namespace: namespaceFromUri(namespaceUri) ?? 'control',
+    name: localName,
+    text,
+  }),
+  value: (value) => ({
+    type: 'value',
+    value:
+      typeof value === 'number'
+        ? Number.isInteger(value)
+          ? uiInteger(value)
+          : uiNumber(value)
+        : typeof value === 'boolean'
+          ? uiBool(value)
+          : uiString(value),
+  }),
+};
+
+/**
+ * Evaluates `xpath` over the file with the fast path; undefined when the fast path declines (outside its subset,
+ * or XPath might raise an error only fontoxpath can name).
+ */
+export function evaluateMockFile(
+  session: MockFileSession,
+  xpath: string,
+  timeoutMs: number | undefined,
+): OutputItem<MockFileNode>[] | undefined {
+  let query;
+  try {
+    query = compileFastPath(xpath);
+  } catch {
+    return undefined; // the general path reports what is wrong with the expression
+  }
+  if (!query) return undefined;
+  const { tree, view } = session;
+  startDeadline(tree, timeoutMs);
+  const items: FileItem[] = [];
+  try {
+    for (const item of query.evaluateAs(tree, DOCUMENT, FILE_ITEMS)) items.push(item);
+  } catch (error) {
+    if (error instanceof FastPathFallback) return undefined;
+    throw error;
+  }
+  return items.map((item): OutputItem<MockFileNode> => {
+    if (item.type === 'value') return item;
+    if (item.type === 'node') return { type: 'node', node: view(item.node) };
+    const owner = view(item.owner);
+    const entry = owner.attributesNamed(item.name).find((candidate) => candidate.namespace === item.namespace);
+    return {
+      type: 'attribute',
+      owner,
+      namespace: item.namespace,
+      name: item.name,
+      value: entry?.value ?? parseValueText(item.text),
+    };
+  });
+}
+
+/**
+ * The subtree of a node as `snapshot` collects it (collectSubtree: the tree's own shape, applications under the
+ * desktop and windows under their application), built without recursion.
+ */
+export function collectMockSubtree(
+  session: MockFileSession,
+  root: number,
+  options: SelectOptions & { maxDepth: number | undefined },
+): CollectedNode {
+  const { tree, view } = session;
+  const make = (node: number): CollectedNode => {
+    tree.checkCancelled();
+    const identity = view(node);
+    return {
+      runtimeId: identity.runtimeId,
+      name: identity.name,
+      namespace: identity.namespace,
+      role: identity.role,
+      attributes: selectAttributes(readSelectedFrom(identity, options), options),
+      children: [],
+    };
+  };
+  const top = make(root);
+  const pending: Array<[number, CollectedNode, number]> = [[root, top, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, collected, depth] = next;
+    if (options.maxDepth !== undefined && depth >= options.maxDepth) continue;
+    for (const child of tree.structuralChildren(node)) {
+      const made = make(child);
+      collected.children.push(made);
+      pending.push([child, made, depth + 1]);
+    }
+  }
+  return top;
+}
+
+/** Sets the time after which the tree's checkCancelled() ends the command (exit 4). */
+function startDeadline(tree: MockFileTree, timeoutMs: number | undefined): void {
+  tree.timeoutMs = timeoutMs ?? 0;
+  tree.deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
+}
+
+/** `query` over a mock file alone; false when the fast path declines (the caller takes the general path). */
+export function queryMockFile(xpath: string, options: QueryOptions): boolean {
+  const session = openMockFile(options);
+  if (!session) return false;
+  const started = performance.now();
+  const items = evaluateMockFile(session, xpath, options.timeout);
+  if (!items) return false;
+  const select = { attrs: options.attrs, includeRuntimeId: false };
+  if (options.format === 'json') {
+    const out = items.map((item) =>
+      itemJsonOf(item, item.type === 'node' ? readSelectedFrom(item.node, select) : [], select),
+    );
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } else {
+    let text = '';
+    for (const item of items) text += `${itemText(item)}\n`;
+    process.stdout.write(text);
+  }
+  if (options.stats) {
+    writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: items.length });
+  }
+  return true;
+}
+
+/** `snapshot` over a mock file alone; false when the fast path declines. */
+export function snapshotMockFile(xpath: string, options: SnapshotOptions): boolean {
+  const session = openMockFile(options);
+  if (!session) return false;
+  const started = performance.now();
+  const items = evaluateMockFile(session, xpath, options.timeout);
+  if (!items) return false;
+  const roots = items.flatMap((item): MockFileNode[] => (item.type === 'node' ? [item.node] : []));
+  if (roots.length !== items.length) {
+    throw new InspectorError('usage', `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`);
+  }
+  startDeadline(session.tree, options.timeout);
+  const select = {
+    attrs: options.attrs,
+    includeRuntimeId: options.includeRuntimeId === true,
+    maxDepth: options.maxDepth,
+  };
+  const trees = roots.map((root) => collectMockSubtree(session, root.index, select));
+  process.stdout.write(formatSnapshot(trees, options.format));
+  if (options.stats) {
+    writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: trees.length });
+  }
+  return true;
+}

@@ -1,0 +1,300 @@
+import net from 'node:net';
+import { unixSocketOf } from './address.js';
+import { type DbusMessage, MessageFlag, MessageType, WireFormatError } from './message.js';
+import { messageLength, readHeader, readMessageBody } from './reader.js';
+import { marshalMessage, marshalMethodCall, type MethodCall } from './writer.js';
+
+/**
+ * One client connection to a D-Bus bus, wire protocol and all: a unix socket, SASL EXTERNAL authentication, Hello,
+ * serials, framing of the byte stream into messages, and the answers the bus expects of every peer (Peer.Ping,
+ * an UnknownMethod error for any other call). Calls and their replies are matched by the client above it
+ * (dbus-client.ts), which gets every message through `onMessage`.
+ */
+
+/** Longest line the server may send during authentication. */
+const MAX_AUTH_LINE = 16 * 1024;
+
+/** What a message that could not be read was, as far as its header could be read. */
+export interface RefusedMessage {
+  reason: string;
+  /** The serial of the call this was a reply to, when the header could be read. */
+  replySerial?: number;
+  sender?: string;
+}
+
+export class DbusConnectError extends Error {}
+
+export class DbusConnection {
+  /** This connection's unique name on the bus (`:1.42`), from Hello. */
+  uniqueName = '';
+  onMessage: (message: DbusMessage) => void = () => undefined;
+  /** A message whose fixed header was readable but whose fields or body were not: dropped, reported here. */
+  onRefused: (refused: RefusedMessage) => void = () => undefined;
+  /** Called once when the connection ends for any reason other than close(). */
+  onLost: (reason: string) => void = () => undefined;
+
+  private serial = 0;
+  private closed = false;
+  private corked = false;
+  /** Bytes received but not yet a whole message. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Length of the message being received, once its fixed header arrived. */
+  private expected = 0;
+
+  private constructor(private readonly socket: net.Socket) {
+    // Errors end the socket and surface as 'close' (or as the handshake's failure); none may go unhandled.
+    socket.on('error', () => undefined);
+  }
+
+  /**
+   * Connects to `address` (`unix:path=` or `unix:abstract=`), authenticates and says Hello; rejects with a
+   * DbusConnectError naming what failed, within `timeoutMs`.
+   */
+  static async open(address: string, timeoutMs: number): Promise<DbusConnection> {
+    const socketPath = unixSocketOf(address);
+    if (!socketPath)
+      throw new DbusConnectError(`no unix socket in D-Bus address "${address}" (only unix: is supported)`);
+    const socket = net.createConnection({ path: socketPath });
+    const connection = new DbusConnection(socket);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        connection.handshake(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new DbusConnectError(`connecting to ${address} did not complete within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+        }),
+      ]);
+    } catch (error) {
+      connection.closed = true;
+      socket.destroy();
+      throw error instanceof DbusConnectError ? error : new DbusConnectError(String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+    return connection;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  nextSerial(): number {
+    this.serial = this.serial >= 0xffffffff ? 1 : this.serial + 1;
+    return this.serial;
+  }
+
+  /** Sends a method call (written in the same tick as others, in few syscalls). */
+  sendCall(call: MethodCall): void {
+    this.write(marshalMethodCall(call));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.destroy();
+  }
+
+  private write(wire: Buffer): void {
+    if (this.closed) throw new Error('the D-Bus connection is closed');
+    // Batches the writes of one tick into few syscalls: thousands of pipelined calls cost little more than one.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
+    this.socket.write(wire);
+  }
+
+  private async handshake(): Promise<void> {
+    const socket = this.socket;
+    const lines = this.authLines();
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', (error) => reject(new DbusConnectError(`cannot connect: ${error.message}`)));
+    });
+    // SASL: a NUL byte, then EXTERNAL with our uid (the server checks it against the socket's credentials).
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+    socket.write(`\u0000AUTH EXTERNAL ${Buffer.from(String(uid), 'ascii').toString('hex')}\r\n`);
+    const answer = await lines.next();
+    if (answer.startsWith('REJECTED')) {
+      const offered = answer.slice('REJECTED'.length).trim();
+      throw new DbusConnectError(
+        `the bus refused EXTERNAL authentication for uid ${uid}${offered ? ` (it offers: ${offered})` : ''}`,
+      );
+    }
+    if (!answer.startsWith('OK '))
+      throw new DbusConnectError(`unexpected answer to AUTH: ${JSON.stringify(answer.slice(0, 80))}`);
+    socket.write('BEGIN\r\n');
+    const rest = lines.stop();
+    this.listen(rest);
+    const hello = this.nextSerial();
+    const reply = new Promise<string>((resolve, reject) => {
+      this.onMessage = (message) => {
+        if (message.replySerial !== hello) return;
+        if (message.type === MessageType.ERROR) reject(new DbusConnectError(`Hello failed: ${message.errorName}`));
+        else resolve(String(message.body[0] ?? ''));
+      };
+      this.onLost = (reason) => reject(new DbusConnectError(`the bus closed the connection during Hello: ${reason}`));
+    });
+    this.sendCall({
+      serial: hello,
+      destination: 'org.freedesktop.DBus',
+      path: '/org/freedesktop/DBus',
+      interface: 'org.freedesktop.DBus',
+      member: 'Hello',
+    });
+    this.uniqueName = await reply;
+    this.onMessage = () => undefined;
+    this.onLost = () => undefined;
+  }
+
+  /** Reads the server's CRLF-terminated authentication lines; `stop` hands back what came after the last one. */
+  private authLines(): { next(): Promise<string>; stop(): Buffer } {
+    const socket = this.socket;
+    let buffered: Buffer = Buffer.alloc(0);
+    let waiting: { resolve(line: string): void; reject(error: Error): void } | undefined;
+    const failure = (reason: string) => {
+      const error = new DbusConnectError(reason);
+      waiting?.reject(error);
+      waiting = undefined;
+    };
+    const take = () => {
+      if (!waiting) return;
+      const end = buffered.indexOf('\r\n');
+      if (end < 0) {
+        if (buffered.length > MAX_AUTH_LINE) failure('the bus sent an authentication line longer than 16 KiB');
+        return;
+      }
+      const line = buffered.toString('latin1', 0, end);
+      buffered = buffered.subarray(end + 2);
+      const w = waiting;
+      waiting = undefined;
+      w.resolve(line);
+    };
+    const onData = (chunk: Buffer) => {
+      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+      take();
+    };
+    const onEnd = () => failure('the bus closed the connection during authentication');
+    socket.on('data', onData);
+    socket.on('close', onEnd);
+    return {
+      next: () =>
+        new Promise<string>((resolve, reject) => {
+          waiting = { resolve, reject };
+          take();
+        }),
+      stop: () => {
+        socket.off('data', onData);
+        socket.off('close', onEnd);
+        return buffered;
+      },
+    };
+  }
+
+  private listen(first: Buffer): void {
+    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.socket.on('close', () => {
+      if (this.closed) return;
+      this.closed = true;
+      const partial =
+        this.pendingBytes > 0 ? ` in the middle of a message (${this.pendingBytes} bytes of it read)` : '';
+      this.onLost(`the bus closed the connection${partial}`);
+    });
+    if (first.length > 0) this.receive(first);
+  }
+
+  /** Splits the byte stream into whole messages (zero-copy when a chunk holds whole messages). */
+  private receive(chunk: Buffer): void {
+    let buffer: Buffer;
+    if (this.pendingBytes === 0) {
+      buffer = chunk;
+    } else {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes < Math.max(this.expected, 16)) return;
+      buffer = Buffer.concat(this.pending, this.pendingBytes);
+    }
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.expected = 0;
+    let at = 0;
+    try {
+      while (!this.closed) {
+        const length = messageLength(buffer, at);
+        if (length === undefined || buffer.length - at < length) {
+          this.expected = length ?? 0;
+          break;
+        }
+        this.deliver(buffer.subarray(at, at + length));
+        at += length;
+      }
+    } catch (error) {
+      if (!(error instanceof WireFormatError)) throw error;
+      // The stream cannot be read past a broken fixed header: nothing after it can be trusted to be a message.
+      this.closed = true;
+      this.socket.destroy();
+      this.onLost(`the bus sent bytes that are not a D-Bus message (${error.message})`);
+      return;
+    }
+    if (at < buffer.length && !this.closed) {
+      this.pending.push(buffer.subarray(at));
+      this.pendingBytes = buffer.length - at;
+    }
+  }
+
+  private deliver(whole: Buffer): void {
+    let header: ReturnType<typeof readHeader>;
+    try {
+      header = readHeader(whole);
+    } catch (error) {
+      if (!(error instanceof WireFormatError)) throw error;
+      this.onRefused({ reason: `malformed message header: ${error.message}` });
+      return;
+    }
+    let message: DbusMessage;
+    try {
+      message = readMessageBody(whole, header.message, header.bodyStart);
+    } catch (error) {
+      if (!(error instanceof WireFormatError)) throw error;
+      const { replySerial, sender, signature } = header.message;
+      this.onRefused({
+        reason: `malformed body of signature "${String(signature ?? '')}": ${error.message}`,
+        ...(replySerial !== undefined ? { replySerial } : {}),
+        ...(typeof sender === 'string' ? { sender } : {}),
+      });
+      return;
+    }
+    if (message.type === MessageType.METHOD_CALL) {
+      this.answer(message);
+      return;
+    }
+    this.onMessage(message);
+  }
+
+  /** Calls to this connection: Peer.Ping answered, anything else refused, so no caller waits for its timeout. */
+  private answer(call: DbusMessage): void {
+    if ((call.flags & MessageFlag.NO_REPLY_EXPECTED) !== 0 || !call.sender || this.closed) return;
+    const base = { serial: this.nextSerial(), replySerial: call.serial, destination: call.sender };
+    if (call.interface === 'org.freedesktop.DBus.Peer' && call.member === 'Ping') {
+      this.write(marshalMessage({ type: MessageType.METHOD_RETURN, ...base }));
+      return;
+    }
+    this.write(
+      marshalMessage({
+        type: MessageType.ERROR,
+        ...base,
+        errorName: 'org.freedesktop.DBus.Error.UnknownMethod',
+        signature: 's',
+        body: [`${call.interface ?? ''}.${call.member ?? ''} is not offered by this connection`],
+      }),
+    );
+  }
+}

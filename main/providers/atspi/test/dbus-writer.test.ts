@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MessageType, Variant, WireFormatError } from '../dbus/message.js';
+import { decodeMessage } from '../dbus/reader.js';
+import { marshalMethodCall } from '../dbus/writer.js';
+
+const base = {
+  serial: 42,
+  destination: ':1.41',
+  path: '/org/a11y/atspi/accessible/17',
+  interface: 'org.a11y.atspi.Component',
+};
+
+test('method calls carry their header fields and arguments', () => {
+  const cases: Array<{ member: string; signature: string; body: unknown[] }> = [
+    { member: 'GetExtents', signature: 'u', body: [0] },
+    { member: 'GetRole', signature: '', body: [] },
+    { member: 'GetAccessibleAtPoint', signature: 'iiu', body: [-5, 1200, 0] },
+    { member: 'Get', signature: 'ss', body: ['org.a11y.atspi.Accessible', 'Name ünïcødé'] },
+    { member: 'RegisterEvent', signature: 'sass', body: ['object:children-changed', ['a', 'bc', ''], ''] },
+    { member: 'Set', signature: 'ssv', body: ['org.a11y.atspi.Value', 'CurrentValue', new Variant('d', 2.5)] },
+    { member: 'X', signature: 'bdy', body: [true, 2.5, 255] },
+    { member: 'Y', signature: 'asa{sv}', body: [[], { a: new Variant('as', ['x']) }] },
+  ];
+  for (const c of cases) {
+    const message = decodeMessage(marshalMethodCall({ ...base, ...c }));
+    assert.equal(message.type, MessageType.METHOD_CALL);
+    assert.equal(message.serial, 42);
+    assert.equal(message.path, base.path);
+    assert.equal(message.interface, base.interface);
+    assert.equal(message.member, c.member);
+    assert.equal(message.destination, base.destination);
+    assert.equal(message.signature, c.signature);
+    assert.deepEqual(message.body, c.body, c.member);
+  }
+});
+
+test('a value that does not fit its signature is refused, naming the argument and type', () => {
+  const call = (signature: string, body: unknown[]) => () =>
+    marshalMethodCall({ ...base, member: 'M', signature, body });
+  assert.throws(call('u', ['not a number']), /argument 0: a value of type "u" cannot be written from string/);
+  assert.throws(call('uu', [1]), /has 2 types but the body 1 values/);
+  assert.throws(call('i', [2 ** 31]), WireFormatError);
+  assert.throws(call('y', [1.5]), WireFormatError);
+  assert.throws(call('s', ['a\u0000b']), WireFormatError);
+  assert.throws(call('(ii)', [[1]]), /argument 0: a value of type "\(ii\)"/);
+  assert.throws(call('as', [['a', 2]]), /argument 0\[1\]: a value of type "s"/);
+  assert.throws(call('v', [1]), /argument 0: a value of type "v" cannot be written from number/);
+  assert.throws(call('v', [new Variant('ss', 'a')]), /exactly one complete type/);
+  assert.throws(call('z', [1]), /unknown type code "z"/);
+});

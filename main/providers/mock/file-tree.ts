@@ -1,0 +1,265 @@
+import type { AttributeEntry } from '../../../shared/model/attributes.js';
+import { AttributeNames, SECRET_ATTRIBUTE_NAMES } from '../../../shared/model/attributes.js';
+import { InspectorError } from '../../../shared/model/errors.js';
+import { NAMESPACE_URIS, NAMESPACES, type Namespace } from '../../../shared/model/namespaces.js';
+import { formatValueText, parseValueText } from '../../../shared/model/values.js';
+import {
+  tableAttributes,
+  tableChildren,
+  tableControlText,
+  tableNamespace,
+  tableRole,
+} from '../../../shared/snapshot/table.js';
+import type { XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
+import { attributesNamedFrom, composeAttributes, needsPatterns, type NodeFacts } from '../../core/node-attributes.js';
+import { MOCK_DESCRIPTOR, MockRuntimeIds, mockNodeName, readMockAttributes, type MockTable } from './mock-provider.js';
+
+/** The document node (the desktop) of a MockFileTree; table nodes are their indices. */
+export const DOCUMENT = -1;
+
+/** Names whose answer is not simply the file's attribute of that name (the runtime adds or hides them). */
+const RUNTIME_NAMES: ReadonlySet<string> = new Set([
+  AttributeNames.Name,
+  AttributeNames.Id,
+  AttributeNames.RuntimeId,
+  AttributeNames.Technology,
+  AttributeNames.SupportedPatterns,
+  ...SECRET_ATTRIBUTE_NAMES,
+]);
+const ALIAS = /\.(X|Y|Width|Height)$/;
+
+interface NodeData {
+  facts: NodeFacts;
+  values: AttributeEntry[];
+  patterns: string[];
+}
+
+const CHECK_EVERY = 1024;
+
+/**
+ * A mock file as the XPath fast path sees it through the runtime (MockProvider, Runtime, RuntimeNode and the
+ * worker's mirror), read directly from the file's table: the same nodes, ids, names, attributes and the same
+ * shape (the document lists the applications, then their windows, then the other top-level nodes; an application
+ * lists its windows, whose parent is the document). A differential test holds both to the same answers. Attribute
+ * lists are made per node on first use; a query that only tests names and roles makes none.
+ */
+export class MockFileTree implements XdmTree<number> {
+  readonly root = DOCUMENT;
+  private ids: string[] | undefined;
+  private readonly parents: Int32Array;
+  private readonly childLists: (number[] | undefined)[];
+  private readonly documentChildren: number[];
+  /** Top-level applications and the other top-level nodes, as the desktop owns them (the snapshot's shape). */
+  readonly structuralRoots: number[];
+  private readonly data: (NodeData | undefined)[];
+  /** Every attribute of a node, once asked for (then answers by name come from it, as the runtime's do). */
+  private readonly full: (AttributeEntry[] | undefined)[];
+  private readonly fullXdm: (XdmAttribute[] | undefined)[];
+  private readonly names: (string | undefined)[];
+  private untilCheck = CHECK_EVERY;
+  /** performance.now() after which checkCancelled() throws a timeout. */
+  deadline = Infinity;
+  timeoutMs = 0;
+
+  constructor(
+    readonly mock: MockTable,
+    readonly technology: string = MOCK_DESCRIPTOR.technology,
+  ) {
+    const { table, roots, desktop } = mock;
+    const count = table.count;
+    this.parents = new Int32Array(count);
+    this.childLists = new Array<number[] | undefined>(count);
+    this.data = new Array<NodeData | undefined>(count);
+    this.full = new Array<AttributeEntry[] | undefined>(count);
+    this.fullXdm = new Array<XdmAttribute[] | undefined>(count);
+    this.names = new Array<string | undefined>(count);
+    const first = desktop === undefined ? 0 : desktop + 1;
+    const applications = roots.filter((root) => tableNamespace(table, root) === 'app');
+    const others = roots.filter((root) => tableNamespace(table, root) !== 'app');
+    const windows = applications.flatMap((application) => tableChildren(table, application));
+    for (let i = first; i < count; i++) this.parents[i] = table.parents[i]!;
+    for (const root of roots) this.parents[root] = DOCUMENT;
+    for (const window of windows) this.parents[window] = DOCUMENT;
+    this.documentChildren = [...applications, ...windows, ...others];
+    this.structuralRoots = [...applications, ...others];
+  }
+
+  /**
+   * The runtime ids, made on first use: the file's (when a string), else generated in document order as
+   * MockProvider generates them.
+   */
+  get runtimeIds(): readonly string[] {
+    if (this.ids) return this.ids;
+    const { table, desktop } = this.mock;
+    const count = table.count;
+    const first = desktop === undefined ? 0 : desktop + 1;
+    const ids = new Array<string>(count);
+    const given = new Set<string>();
+    const fileIds: (string | undefined)[] = new Array<string | undefined>(count);
+    for (let i = first; i < count; i++) {
+      const text = tableControlText(table, i, AttributeNames.RuntimeId);
+      if (text !== undefined && parseValueText(text).type === 'String') {
+        fileIds[i] = text;
+        given.add(text);
+      }
+    }
+    const generated = new MockRuntimeIds(given);
+    for (let i = first; i < count; i++) ids[i] = fileIds[i] ?? generated.next(tableRole(table, i));
+    this.ids = ids;
+    return ids;
+  }
+
+  /** Node count below the document (what the mock provider would have made). */
+  get size(): number {
+    return this.mock.table.count - (this.mock.desktop === undefined ? 0 : 1);
+  }
+
+  isDocument(node: number): boolean {
+    return node === DOCUMENT;
+  }
+  namespace(node: number): Namespace {
+    return node === DOCUMENT ? 'control' : tableNamespace(this.mock.table, node);
+  }
+  namespaceUri(node: number): string {
+    return NAMESPACE_URIS[this.namespace(node)];
+  }
+  localName(node: number): string {
+    return node === DOCUMENT ? 'Desktop' : tableRole(this.mock.table, node);
+  }
+  prefix(node: number): string {
+    const ns = this.namespace(node);
+    return ns === 'control' ? '' : ns;
+  }
+  parent(node: number): number | null {
+    return node === DOCUMENT ? null : this.parents[node]!;
+  }
+  children(node: number): readonly number[] {
+    if (node === DOCUMENT) return this.documentChildren;
+    let list = this.childLists[node];
+    if (!list) {
+      list = tableChildren(this.mock.table, node);
+      this.childLists[node] = list;
+    }
+    return list;
+  }
+  /** Children as the tree owns them (the snapshot's shape): the document lists applications and other nodes. */
+  structuralChildren(node: number): readonly number[] {
+    return node === DOCUMENT ? this.structuralRoots : this.children(node);
+  }
+
+  name(node: number): string {
+    let name = this.names[node];
+    if (name === undefined) {
+      const text = tableControlText(this.mock.table, node, AttributeNames.Name);
+      name = text !== undefined && parseValueText(text).type === 'String' ? text : '';
+      this.names[node] = name;
+    }
+    return name;
+  }
+
+  id(node: number): string | undefined {
+    const text = tableControlText(this.mock.table, node, AttributeNames.Id);
+    return (text !== undefined && parseValueText(text).type === 'String' && text) || undefined;
+  }
+
+  private nodeData(node: number): NodeData {
+    let data = this.data[node];
+    if (!data) {
+      const read = readMockAttributes(tableAttributes(this.mock.table, node));
+      data = {
+        facts: {
+          runtimeId: this.runtimeIds[node]!,
+          name: mockNodeName(read.values),
+          id: read.id,
+          technology: this.technology,
+          isSecure: read.isSecure,
+        },
+        values: read.values,
+        patterns: read.patterns,
+      };
+      this.data[node] = data;
+    }
+    return data;
+  }
+
+  /** Every attribute, as RuntimeNode.attributes() gives it. */
+  entries(node: number): readonly AttributeEntry[] {
+    let entries = this.full[node];
+    if (!entries) {
+      const { facts, values, patterns } = this.nodeData(node);
+      entries = composeAttributes(values, facts, needsPatterns(values) ? patterns : []);
+      this.full[node] = entries;
+    }
+    return entries;
+  }
+
+  /** The attributes with this local name, as RuntimeNode.attributesNamed() gives them. */
+  entriesNamed(node: number, localName: string): readonly AttributeEntry[] {
+    const full = this.full[node];
+    if (full) return full.filter((entry) => entry.name === localName);
+    if (!RUNTIME_NAMES.has(localName) && !ALIAS.test(localName)) {
+      // The file's attributes of that name are the answer: nothing the runtime adds or hides has it.
+      const table = this.mock.table;
+      const out: AttributeEntry[] = [];
+      for (let a = table.attributeStarts[node]!; a < table.attributeStarts[node + 1]!; a++) {
+        if (table.strings[table.attributeNames[a]!] !== localName) continue;
+        out.push({
+          namespace: NAMESPACES[table.attributeNamespaces[a]!]!,
+          name: localName,
+          value: parseValueText(table.strings[table.attributeValues[a]!]!),
+        });
+      }
+      return out;
+    }
+    const { facts, values, patterns } = this.nodeData(node);
+    return attributesNamedFrom(localName, values, facts, () => patterns);
+  }
+
+  attributes(node: number): readonly XdmAttribute[] {
+    if (node === DOCUMENT) return [];
+    let list = this.fullXdm[node];
+    if (!list) {
+      list = this.entries(node).map(toXdm);
+      this.fullXdm[node] = list;
+    }
+    return list;
+  }
+
+  attribute(node: number, namespaceUri: string | null, localName: string): string | undefined {
+    if (node === DOCUMENT) return undefined;
+    if (namespaceUri === null) {
+      // What the worker's mirror answers from the node itself.
+      if (localName === AttributeNames.Name) return this.name(node);
+      if (localName === AttributeNames.RuntimeId) return this.runtimeIds[node];
+      if (localName === AttributeNames.Id) return this.id(node);
+    }
+    const full = this.fullXdm[node];
+    if (full) {
+      for (const attribute of full)
+        if (attribute.localName === localName && attribute.namespaceUri === namespaceUri) return attribute.value;
+      return undefined;
+    }
+    const want = namespaceUri === null ? 'control' : undefined;
+    for (const entry of this.entriesNamed(node, localName)) {
+      if (want ? entry.namespace === want : NAMESPACE_URIS[entry.namespace] === namespaceUri)
+        return formatValueText(entry.value);
+    }
+    return undefined;
+  }
+
+  checkCancelled(): void {
+    if (--this.untilCheck > 0) return;
+    this.untilCheck = CHECK_EVERY;
+    if (performance.now() > this.deadline) {
+      throw new InspectorError('timeout', `the evaluation did not finish within ${this.timeoutMs} ms`);
+    }
+  }
+}
+
+function toXdm(entry: AttributeEntry): XdmAttribute {
+  return {
+    namespaceUri: entry.namespace === 'control' ? null : NAMESPACE_URIS[entry.namespace],
+    localName: entry.name,
+    value: formatValueText(entry.value),
+  };
+}
