@@ -70,23 +70,15 @@ const policies = [
   may('xpath', ['xpath', 'runtime', 'core', 'shared']),
   may('services', ['services', 'xpath', 'runtime', 'core', 'shared']),
   may('api', ['api', ...engine]),
-  // Exceptions until the services layer exists: the dispatcher uses the CLI's subtree serializer and locator capture,
-  // the session asks the AT-SPI provider for the accessibility switch.
-  exception('api', 'main/api/dispatcher.ts', ['cli']),
-  exception('api', 'main/api/session.ts', ['provider']),
-  may('backends', ['backends', 'provider', 'platform', 'runtime', 'core']),
+  may('backends', ['backends', 'provider', 'platform', 'runtime', 'core', 'shared']),
   // The virtual desktop (Linux processes: Xvfb, D-Bus, AT-SPI, openbox) that `serve` and `virtual-desktop` start.
   may('desktop', ['desktop', 'shared']),
   // Exception: it switches AT-SPI on through the AT-SPI provider's D-Bus client.
   exception('desktop', 'main/desktop/virtual-desktop.ts', ['provider']),
   may('cli', ['cli', 'api', 'hosts', 'desktop', ...engine]),
-  // Exception: `info` and `enable-accessibility` report on and switch the AT-SPI provider itself.
-  exception('cli', 'main/cli/commands/info.ts', ['provider']),
   // query and snapshot over a mock file alone read the file's table directly, without a runtime (issue 13).
   exception('cli', 'main/cli/mock-file.ts', ['provider', 'platform']),
   may('hosts', ['hosts', 'api', 'desktop', ...engine]),
-  // Exception: the browser host's `serve` command reuses the CLI's runtime options.
-  exception('hosts', 'main/hosts/browser/command.ts', ['cli']),
   // runtime-host.ts is the Electron utility process's host: it starts the dispatcher as the browser host does.
   may('electron', ['electron', 'hosts', 'api', 'runtime', 'shared']),
   {

@@ -4,7 +4,7 @@
 //   node bench/run.mjs locator-robustness-gtk
 import '../main/backends/linux.js';
 import { launchGtk3Demo, sessionEnv } from '../e2e/support/apps.js';
-import { captureLocatorTree } from '../main/cli/commands/locate.js';
+import { captureLocatorTree } from '../main/services/locate.js';
 import { Runtime } from '../main/runtime/runtime.js';
 import type { RuntimeNode } from '../main/runtime/node.js';
 import { isApplication, type LocatorNode } from '../shared/locators/tree.js';

@@ -1,32 +1,25 @@
 import type {
-  ApiAttribute,
   EvaluationItem,
   InspectorEvent,
   MethodName,
   Params,
-  PatternInfo,
   Result,
   ServerMessage,
 } from '../../shared/api/schema.js';
 import { API_VERSION, parseRequest } from '../../shared/api/schema.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
-import { actionOwner, patternDefinition } from '../../shared/model/patterns.js';
 import type { Rect } from '../../shared/model/values.js';
-import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
-import { parseExportAction, renderExport } from '../../shared/export/templates.js';
-import { locateNodes } from '../cli/commands/locate.js';
-import { collectSubtree, type CollectedNode } from '../cli/serialize.js';
-import type { RuntimeNode } from '../runtime/node.js';
-import type { EvaluationItem as RuntimeItem } from '../xpath/xpath-service.js';
+import { ancestryOf } from '../services/ancestry.js';
+import { boundsOf } from '../services/bounds.js';
+import { exportNode, locatorsOf } from '../services/locate.js';
+import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
+import { snapshotXml } from '../services/snapshot-xml.js';
+import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
-import { InspectorSession, Picker } from './session.js';
+import type { InspectorSession } from './session.js';
 
 type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
-
-function countNodes(node: CollectedNode): number {
-  return 1 + node.children.reduce((sum, child) => sum + countNodes(child), 0);
-}
 
 /**
  * One connection's side of the API (like Playwright's dispatchers): validates every request, maps it to the session
@@ -79,20 +72,7 @@ export class InspectorDispatcher {
     }
   }
 
-  private async attributesOf(runtimeId: string, refresh: boolean): Promise<Result<'attributes'>> {
-    const node = this.session.node(runtimeId);
-    if (refresh) node.invalidate({ children: false });
-    const entries = await node.attributes();
-    const attributes: ApiAttribute[] = entries.map((entry) => ({
-      namespace: entry.namespace,
-      name: entry.name,
-      value: entry.value,
-      derived: entry.derived === true,
-    }));
-    return { runtimeId, revision: node.revision, attributes };
-  }
-
-  private async item(item: RuntimeItem): Promise<EvaluationItem> {
+  private async item(item: XPathItem): Promise<EvaluationItem> {
     switch (item.type) {
       case 'node':
         return { type: 'node', node: this.session.summarize(item.node) };
@@ -136,61 +116,21 @@ export class InspectorDispatcher {
           nodes: children.slice(offset, offset + limit).map((child) => session.summarize(child)),
         };
       },
-      ancestors: async ({ runtimeId }) => {
+      ancestors: async ({ runtimeId }) => ({
+        nodes: (await ancestryOf(runtime, session.node(runtimeId))).map((node) => session.summarize(node)),
+      }),
+      attributes: async ({ runtimeId, refresh }) => {
         const node = session.node(runtimeId);
-        const chain = runtime.ancestors(node);
-        // The tree shows windows below their application (the grouped view); put the application back in the path.
-        const top = chain.length > 1 ? chain[1] : chain.length === 1 ? node : undefined;
-        if (top && top.namespace !== 'app' && chain[0] === runtime.desktop) {
-          const apps = (await runtime.desktop.children()).filter((child) => child.namespace === 'app');
-          const windows = await Promise.all(apps.map((app) => app.children().catch((): readonly RuntimeNode[] => [])));
-          const owner = apps.find((_app, index) => windows[index]!.some((child) => child.runtimeId === top.runtimeId));
-          if (owner) chain.splice(1, 0, owner);
-        }
-        return { nodes: chain.map((ancestor) => session.summarize(ancestor)) };
+        const attributes = await attributesOf(node, refresh);
+        return { runtimeId, revision: node.revision, attributes };
       },
-      attributes: async ({ runtimeId, refresh }) => this.attributesOf(runtimeId, refresh),
       patterns: async ({ runtimeId }) => {
         const node = session.node(runtimeId);
-        const [names, entries] = await Promise.all([node.supportedPatterns(), node.attributes()]);
-        const patterns: PatternInfo[] = names.map((name) => {
-          const definition = patternDefinition(name);
-          const wanted = new Set([...(definition?.required ?? []), ...(definition?.optional ?? [])]);
-          const attributes = entries
-            .filter((entry) => entry.namespace === 'control' && wanted.has(entry.name))
-            .map((entry) => ({
-              namespace: entry.namespace,
-              name: entry.name,
-              value: entry.value,
-              derived: entry.derived === true,
-            }));
-          const present = new Set(attributes.map((entry) => entry.name));
-          return {
-            name,
-            kind: definition?.kind ?? 'unknown',
-            attributes,
-            missing: (definition?.required ?? []).filter((attribute) => !present.has(attribute)),
-            actions: [...(definition?.actions ?? [])],
-          };
-        });
-        return { runtimeId, revision: node.revision, patterns };
+        return { runtimeId, revision: node.revision, patterns: await patternsOf(node) };
       },
       action: async ({ runtimeId, expectedRevision, action, args }) => {
         const node = session.node(runtimeId);
-        if (node.revision !== expectedRevision || node.isRemoved) {
-          // performAction refuses too; checking first keeps the pattern check below from hiding the staleness
-          await node.performAction({ action }, expectedRevision);
-        }
-        const supported = await node.supportedPatterns();
-        const owner = actionOwner(action);
-        if (!owner || !supported.includes(owner.name)) {
-          throw new InspectorError(
-            'unsupported',
-            `${node.describe()} has no pattern with the action "${action}" (patterns: ${supported.join(', ') || 'none'})`,
-            { runtimeId },
-          );
-        }
-        await node.performAction({ action, ...args }, expectedRevision);
+        await performPatternAction(node, expectedRevision, action, args);
         return { node: session.summarize(node) };
       },
       evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, maxResults, queue }) => {
@@ -237,59 +177,37 @@ export class InspectorDispatcher {
       highlight: async ({ runtimeIds, rects, durationMs }) => {
         const all: Rect[] = [...(rects ?? [])];
         for (const runtimeId of runtimeIds ?? []) {
-          const bounds = await session.boundsOf(session.node(runtimeId));
+          const bounds = await boundsOf(session.node(runtimeId));
           if (bounds && bounds.width > 0 && bounds.height > 0) all.push(bounds);
         }
         const shown = await session.highlight(this, all, durationMs);
         return { rects: all, shown };
       },
       'highlight.clear': async () => ({ cleared: await session.clearHighlight() }),
-      'pick.start': async ({ intervalMs }) => {
-        session.picker?.stop('another pick started');
-        const picker = new Picker(session, this, (event) => this.sendEvent(event), intervalMs);
-        session.picker = picker;
-        try {
-          return { started: true, ...(await picker.start()) };
-        } catch (error) {
-          // start() throws before it follows the pointer (no pointer device): there is nothing to stop.
-          if (session.picker === picker) session.picker = undefined;
-          throw error;
-        }
-      },
+      'pick.start': async ({ intervalMs }) => ({
+        started: true,
+        ...(await session.startPicking(this, (event) => this.sendEvent(event), intervalMs)),
+      }),
       'pick.select': async () => {
-        const picker = session.picker;
-        if (!picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
-        const node = picker.select();
+        const node = session.activePicker().select();
         return { node: node ? session.summarize(node) : null };
       },
-      'pick.cycle': async ({ delta }) => {
-        const picker = session.picker;
-        if (!picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
-        return { depth: picker.cycle(delta) };
-      },
+      'pick.cycle': async ({ delta }) => ({ depth: session.activePicker().cycle(delta) }),
       'pick.stop': async () => {
         const picker = session.picker;
         picker?.stop('stopped');
         return { stopped: picker !== undefined };
       },
-      locate: async ({ runtimeId, limit }) => {
-        const [target] = await locateNodes(runtime, session.xpath, [session.node(runtimeId)]);
-        return { runtimeId, locators: (target?.locators ?? []).slice(0, limit).map((locator) => ({ ...locator })) };
-      },
-      export: async ({ runtimeId, format, action }) => {
-        const parsedAction = parseExportAction(action);
-        const targets = await locateNodes(runtime, session.xpath, [session.node(runtimeId)]);
-        return {
-          format,
-          code: renderExport(format, targets, parsedAction),
-          locators: (targets[0]?.locators ?? []).map((locator) => ({ ...locator })),
-        };
-      },
-      snapshot: async ({ runtimeId, maxDepth, attrs }) => {
-        const root = runtimeId ? session.node(runtimeId) : runtime.desktop;
-        const tree = await collectSubtree(runtime, root, { attrs, includeRuntimeId: false, maxDepth });
-        return { xml: writeSnapshotXml([tree]), nodes: countNodes(tree) };
-      },
+      locate: async ({ runtimeId, limit }) => ({
+        runtimeId,
+        locators: await locatorsOf(runtime, session.xpath, session.node(runtimeId), limit),
+      }),
+      export: async ({ runtimeId, format, action }) => ({
+        format,
+        ...(await exportNode(runtime, session.xpath, session.node(runtimeId), format, action)),
+      }),
+      snapshot: async ({ runtimeId, maxDepth, attrs }) =>
+        snapshotXml(runtime, runtimeId ? session.node(runtimeId) : runtime.desktop, { attrs, maxDepth }),
       'settings.get': async () => ({ settings: session.getSettings() }),
       'settings.set': async ({ values }) => session.setSettings(values),
       status: async () => ({

@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import { InspectorError } from '../../shared/model/errors.js';
 import type { RuntimeOptions } from '../runtime/runtime.js';
 
 /** The runtime flags every front end accepts: `--provider` (repeatable), `--mock-file`, `--mock-max-depth`, `--platform`, `--call-timeout`. */
@@ -26,4 +28,29 @@ export function runtimeOptionsFrom(flags: RuntimeFlags): RuntimeOptions {
       : {},
     ...(flags.platform ? { platform: flags.platform } : {}),
   };
+}
+
+export function parseNonNegativeInteger(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value))
+      throw new InspectorError('usage', `${name} must be a non-negative integer, got "${value}"`);
+    return Number(value);
+  };
+}
+
+function repeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Declares the runtime flags on a command (every CLI command that reads the tree, and `serve`). */
+export function addRuntimeOptions(command: Command): Command {
+  return command
+    .option('--provider <id>', 'provider to read the tree with (repeatable): atspi, mock', repeated)
+    .option('--mock-file <xml>', 'tree for the mock provider, in the snapshot XML format (implies --provider mock)')
+    .option(
+      '--mock-max-depth <levels>',
+      'deepest nesting the mock file may have (default 4096)',
+      parseNonNegativeInteger('--mock-max-depth'),
+    )
+    .option('--platform <backend>', 'platform backend: x11, mock or none (default: detected)');
 }

@@ -8,12 +8,12 @@ import { DOCUMENT, MockFileTree } from '../providers/mock/file-tree.js';
 import { loadMockTable } from '../providers/mock/mock-provider.js';
 import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from '../runtime/desktop.js';
 import { attributesNamedFrom, composeAttributes, type NodeFacts } from '../core/node-attributes.js';
-import type { RuntimeCliOptions } from './session.js';
+import type { RuntimeCliOptions } from './command-runtime.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';
 import type { SnapshotOptions } from './commands/snapshot.js';
-import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from './serialize.js';
-import { formatSnapshot, itemJsonOf, itemText, readSelectedFrom, selectAttributes } from './serialize.js';
+import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from '../services/snapshot.js';
+import { formatSnapshot, itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
 
 /**
  * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file's table goes straight to the

@@ -1,32 +1,8 @@
-import type { Command } from 'commander';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { AttributeSelection } from './serialize.js';
+import type { AttributeSelection } from '../services/snapshot.js';
 
-/** Collects a repeatable option's values. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-export function parseNonNegativeInteger(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value))
-      throw new InspectorError('usage', `${name} must be a non-negative integer, got "${value}"`);
-    return Number(value);
-  };
-}
-
-export function addRuntimeOptions(command: Command): Command {
-  return command
-    .option('--provider <id>', 'provider to read the tree with (repeatable): atspi, mock', collect)
-    .option('--mock-file <xml>', 'tree for the mock provider, in the snapshot XML format (implies --provider mock)')
-    .option(
-      '--mock-max-depth <levels>',
-      'deepest nesting the mock file may have (default 4096)',
-      parseNonNegativeInteger('--mock-max-depth'),
-    )
-    .option('--platform <backend>', 'platform backend: x11, mock or none (default: detected)');
-}
+export { addRuntimeOptions, parseNonNegativeInteger } from '../backends/flags.js';
 
 export function parseAttrs(value: string): AttributeSelection {
   if (value !== 'none' && value !== 'default' && value !== 'all') {

@@ -50,6 +50,24 @@ export interface ProviderFactory {
   readonly descriptor: ProviderDescriptor;
   /** Throws InspectorError('provider-unavailable' | 'accessibility-disabled') when the technology is not there. */
   create(context: ProviderContext): Promise<UiTreeProvider>;
+  /** The technology's system-wide accessibility switch, where it has one (AT-SPI: org.a11y.Status.IsEnabled). */
+  readonly accessibilitySwitch?: AccessibilitySwitch;
+}
+
+/** Whether the applications of a technology expose their accessibility trees, and how to make them. */
+export interface AccessibilitySwitchState {
+  readonly enabled: boolean;
+  /** Where the technology's accessibility bus is, when it has one and it was found. */
+  readonly busAddress?: string | undefined;
+  /** A sentence a person understands, including what to do when accessibility is off. */
+  readonly message: string;
+}
+
+export interface AccessibilitySwitch {
+  /** Never throws for "off"; throws InspectorError when the switch cannot be asked. */
+  state(): Promise<AccessibilitySwitchState>;
+  /** Switches accessibility on and returns the new state. */
+  enable(): Promise<AccessibilitySwitchState>;
 }
 
 export type ProviderEvent =

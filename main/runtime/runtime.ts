@@ -10,7 +10,7 @@ import type { ProviderEvent, ProviderNode, ProviderOptions, UiTreeProvider } fro
 import { chooseBackends, selectPlatformFactory, selectProviderFactories } from '../core/registry.js';
 
 /** A node whose cached data the runtime dropped: its attributes (and name), and its children list when `children`. */
-export interface TreeChange {
+export interface NodeInvalidation {
   node: RuntimeNode;
   children: boolean;
 }
@@ -18,7 +18,7 @@ export interface TreeChange {
  * Called once per step of Runtime.generation, synchronously: the nodes that changed, or 'all' when the whole tree
  * may have (a cache of the tree that saw every step since its copy may update only these nodes).
  */
-export type TreeChangeListener = (changes: readonly TreeChange[] | 'all') => void;
+export type NodeInvalidationListener = (changes: readonly NodeInvalidation[] | 'all') => void;
 
 export interface RuntimeOptions {
   /** Provider ids; empty means the defaults for this OS (never the mock). */
@@ -42,7 +42,7 @@ export class Runtime implements NodeOwner {
   private readonly nodes = new Map<string, RuntimeNode>();
   private readonly dispatcher = new EventDispatcher();
   private readonly unsubscribers: Array<() => void> = [];
-  private readonly treeListeners = new Set<TreeChangeListener>();
+  private readonly treeListeners = new Set<NodeInvalidationListener>();
   private fetched = 0;
   private shutDown = false;
   /** Grows with every change the providers report; caches of the tree keyed by it know when to drop. */
@@ -204,25 +204,25 @@ export class Runtime implements NodeOwner {
     if (!this.quiet) this.step([{ node, children }]);
   }
 
-  /** Registers a listener told of every generation step (see TreeChangeListener); returns its removal. */
-  watchTree(listener: TreeChangeListener): () => void {
+  /** Registers a listener told of every generation step (see NodeInvalidationListener); returns its removal. */
+  watchTree(listener: NodeInvalidationListener): () => void {
     this.treeListeners.add(listener);
     return () => this.treeListeners.delete(listener);
   }
 
-  private step(changes: readonly TreeChange[] | 'all'): void {
+  private step(changes: readonly NodeInvalidation[] | 'all'): void {
     this.generation++;
     for (const listener of this.treeListeners) listener(changes);
   }
 
   private onProviderEvent(providerId: string, event: ProviderEvent): void {
-    const changes: TreeChange[] = [];
+    const changes: NodeInvalidation[] = [];
     this.quietly(() => this.applyEvent(event, changes));
     this.step(event.kind === 'TreeInvalidated' ? 'all' : changes);
     this.dispatcher.dispatch({ ...event, providerId });
   }
 
-  private applyEvent(event: ProviderEvent, changes: TreeChange[]): void {
+  private applyEvent(event: ProviderEvent, changes: NodeInvalidation[]): void {
     const changeChildren = (node: RuntimeNode) => {
       node.invalidate();
       changes.push({ node, children: true });

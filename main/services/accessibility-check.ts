@@ -8,6 +8,7 @@ import type { SnapshotNode } from '../../shared/snapshot/model.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
+import { selectNodes } from './select-nodes.js';
 
 export interface AccessibilityCheckOptions {
   /** XPath selecting the subtrees to check; the whole desktop when absent. */
@@ -44,19 +45,6 @@ async function collect(node: RuntimeNode, runtime: Runtime): Promise<SnapshotNod
   };
 }
 
-async function selectedNodes(
-  xpath: XPathService,
-  expression: string,
-  timeoutMs: number | undefined,
-): Promise<RuntimeNode[]> {
-  const { items } = await xpath.evaluate(expression, timeoutMs !== undefined ? { timeoutMs } : {});
-  const nodes = items.flatMap((item): RuntimeNode[] => (item.type === 'node' ? [item.node] : []));
-  if (nodes.length !== items.length) {
-    throw new InspectorError('usage', `"${expression}" must select nodes, it selected other items`);
-  }
-  return nodes;
-}
-
 /**
  * Runs the accessibility rules over the subtrees an XPath selects (or the desktop): reads what the rules need of
  * every node, resolves the config's ignore locators to nodes, and gives the findings' nodes verified locators.
@@ -66,11 +54,11 @@ export async function checkAccessibility(
   xpath: XPathService,
   options: AccessibilityCheckOptions,
 ): Promise<AccessibilityCheckResult> {
-  const roots = options.xpath ? await selectedNodes(xpath, options.xpath, options.timeoutMs) : [runtime.desktop];
+  const roots = options.xpath ? await selectNodes(xpath, options.xpath, options.timeoutMs) : [runtime.desktop];
   const trees = checkTreeFromSnapshot(await Promise.all(roots.map((root) => collect(root, runtime))));
   const ignored = new Map<string, Set<string>>();
   for (const entry of options.config.ignore) {
-    const nodes = await selectedNodes(xpath, entry.locator, options.timeoutMs).catch((error: unknown) => {
+    const nodes = await selectNodes(xpath, entry.locator, options.timeoutMs).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       throw new InspectorError('usage', `the config's ignore locator ${entry.locator} cannot be used: ${message}`);
     });

@@ -3,10 +3,10 @@ import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
-import type { Runtime, TreeChange } from '../runtime/runtime.js';
+import type { Runtime, NodeInvalidation } from '../runtime/runtime.js';
 import { BridgeHost } from './bridge-host.js';
 import { CANCEL, type EvaluateRequest, type NodeChange, type WorkerItem, type WorkerMessage } from './protocol.js';
-import type { EvaluationItem, EvaluationStats } from './xpath-service.js';
+import type { XPathItem, EvaluationStats } from './xpath-service.js';
 
 /** How long a cancelled worker may take to stop before it is terminated. */
 const CANCEL_GRACE_MS = 80;
@@ -17,7 +17,7 @@ export interface LaneJob {
   xpath: string;
   context?: RuntimeNode;
   maxResults?: number;
-  onItems?: (items: EvaluationItem[]) => void;
+  onItems?: (items: XPathItem[]) => void;
 }
 
 export interface LaneOptions {
@@ -27,7 +27,7 @@ export interface LaneOptions {
 
 interface Pending {
   id: number;
-  items: EvaluationItem[];
+  items: XPathItem[];
   conversions: Array<Promise<void>>;
   resolve: (value: { engine: string; indexed: boolean; bridgeNodes: number; truncated: boolean }) => void;
   reject: (error: InspectorError) => void;
@@ -81,7 +81,7 @@ export class WorkerLane {
     if (!this.closed) this.start();
   }
 
-  onTreeChanges(changes: readonly TreeChange[] | 'all'): void {
+  onTreeChanges(changes: readonly NodeInvalidation[] | 'all'): void {
     const changed = this.changed;
     if (!changed) return;
     if (changes === 'all' || changed.size + changes.length > MAX_CHANGES) {
@@ -162,10 +162,7 @@ export class WorkerLane {
   }
 
   /** Nodes and values convert at once; attributes need their typed value from the runtime (a promise). */
-  private convert(
-    item: WorkerItem,
-    bridge: BridgeHost,
-  ): EvaluationItem | Promise<EvaluationItem | undefined> | undefined {
+  private convert(item: WorkerItem, bridge: BridgeHost): XPathItem | Promise<XPathItem | undefined> | undefined {
     if (item.kind === 'value') {
       const value =
         typeof item.value === 'number'
@@ -194,7 +191,7 @@ export class WorkerLane {
 
   /** Converts a batch and hands it on after the batches before it (in the order the worker sent them). */
   private deliver(pending: Pending, items: readonly WorkerItem[], bridge: BridgeHost): void {
-    const converted: (EvaluationItem | undefined)[] = [];
+    const converted: (XPathItem | undefined)[] = [];
     const waits: Promise<void>[] = [];
     for (const item of items) {
       const c = this.convert(item, bridge);
@@ -205,7 +202,7 @@ export class WorkerLane {
       } else converted.push(c);
     }
     const hand = () => {
-      const out = converted.filter((item): item is EvaluationItem => item !== undefined);
+      const out = converted.filter((item): item is XPathItem => item !== undefined);
       for (const item of out) pending.items.push(item);
       pending.job.onItems?.(out);
     };
@@ -248,7 +245,7 @@ export class WorkerLane {
     this.stopCurrent?.(reason);
   }
 
-  async run(job: LaneJob): Promise<{ items: EvaluationItem[]; stats: EvaluationStats }> {
+  async run(job: LaneJob): Promise<{ items: XPathItem[]; stats: EvaluationStats }> {
     let stopRequested: InspectorError | undefined;
     this.stopCurrent = (reason) => (stopRequested ??= reason);
     let graceTimer: NodeJS.Timeout | undefined;

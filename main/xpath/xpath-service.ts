@@ -5,7 +5,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { WorkerLane } from './worker-lane.js';
 
-export type EvaluationItem =
+export type XPathItem =
   | { type: 'node'; node: RuntimeNode }
   | { type: 'attribute'; owner: RuntimeNode; namespace: Namespace; name: string; value: UiValue }
   | { type: 'value'; value: UiValue };
@@ -44,7 +44,7 @@ export interface EvaluateOptions {
    */
   owner?: object;
   /** Receives results as they stream in, before the evaluation finishes. */
-  onItems?: (items: EvaluationItem[]) => void;
+  onItems?: (items: XPathItem[]) => void;
 }
 
 export interface XPathServiceOptions {
@@ -54,7 +54,7 @@ export interface XPathServiceOptions {
   workerMemoryMb?: number;
 }
 
-type Outcome = { items: EvaluationItem[]; stats: EvaluationStats };
+type Outcome = { items: XPathItem[]; stats: EvaluationStats };
 
 interface Job {
   xpath: string;

@@ -7,6 +7,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import type { EvaluationItem, InspectorEvent } from '../../../shared/api/schema.js';
 import { MockDevices } from '../../../main/platform/mock/mock-platform.js';
 import { DEFAULT_MOCK_SECRET } from '../../providers/mock/default-tree.js';
+import { pickedByApi, pickedByCli } from './pick-agreement.js';
 import { openHost, type HostFixture } from './support.js';
 
 let fixture: HostFixture;
@@ -354,6 +355,30 @@ test('closing a connection cancels its evaluation and the host keeps serving oth
   assert.match(await failed, /connection closed/);
   const next = await client.evaluate('//Button').done;
   assert.equal(next.count, 6);
+});
+
+const expected = new Map([
+  ['150,130', 'mock:button-toolbar-ok'],
+  ['360,130', 'mock:checkbox-autosave'],
+  ['300,172', 'mock:treeitem-src'],
+  ['710,236', 'mock:listitem-2'],
+  ['-1660,755', 'mock:button-preferences-ok'],
+  ['4200,294', 'mock:password'],
+  ['50,50', null],
+]);
+
+// CLI `pick --at` and picking in the UI use one hit test: on the mock provider, which cannot hit-test itself, both
+// fall back to the Bounds of the tree.
+test('CLI pick --at and the API pick name the same element at the same points', async () => {
+  const points = [...expected.keys()].map((key) => {
+    const [x, y] = key.split(',').map(Number);
+    return { x: x!, y: y! };
+  });
+  const devices = fixture.session.runtime.platform as MockDevices;
+  const byApi = await pickedByApi(client, (point) => devices.pointer.moveTo(point), points);
+  const byCli = points.map((point) => pickedByCli(process.env, ['--provider', 'mock'], point));
+  assert.deepEqual(byApi, byCli);
+  assert.deepEqual(byCli, [...expected.values()]);
 });
 
 test('host.stop is refused where the host set no stop, and ends the host (once answered) where it did', async () => {

@@ -14,8 +14,8 @@ import { InspectorError, toInspectorError } from '../../../shared/model/errors.j
 import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
-import { openSession, type RuntimeCliOptions } from '../session.js';
-import { locateNodes } from './locate.js';
+import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
+import { locateNodes } from '../../services/locate.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
 const EXIT_FINDINGS = EXIT_FAILURE;
@@ -101,7 +101,7 @@ export function registerCheck(program: Command): void {
       .option('--timeout <ms>', 'give up evaluating an XPath after this many milliseconds (exit 4)', parseTimeout),
   ).action(async (xpath: string | undefined, options: CheckOptions) => {
     const config = await loadConfig(options.config);
-    const session = await openSession(options);
+    const session = await openCommandRuntime(options);
     try {
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
       const { report, locatorOf } = await checkAccessibility(session.runtime, session.xpath, {

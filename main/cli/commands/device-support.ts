@@ -7,21 +7,21 @@ import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { chooseBackends, selectPlatformFactory } from '../../core/registry.js';
 import { parseMilliseconds } from '../options.js';
-import { openSession, type CliSession, type RuntimeCliOptions } from '../session.js';
+import { openCommandRuntime, type CommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
 
-export interface DeviceSession {
+export interface CommandDevices {
   platform: PlatformBundle;
   /** Present when the command named elements by XPath (the tree was opened). */
-  tree: CliSession | undefined;
+  tree: CommandRuntime | undefined;
   close(): Promise<void>;
 }
 
 /** The platform alone (fast: no providers, no XPath worker), or the whole runtime when elements are named. */
-export async function openDevices(options: RuntimeCliOptions, needTree: boolean): Promise<DeviceSession> {
+export async function openDevices(options: RuntimeCliOptions, needTree: boolean): Promise<CommandDevices> {
   if (needTree) {
-    const tree = await openSession(options);
+    const tree = await openCommandRuntime(options);
     const platform = tree.runtime.platform;
     if (!platform) {
       await tree.close();
@@ -82,7 +82,7 @@ export function collectRects(value: string, previous: Rect[] | undefined): Rect[
 export const parseDuration = parseMilliseconds('--duration', 0);
 
 /** The elements an XPath selects (nodes only); none is an error naming the expression. */
-export async function nodesFor(tree: CliSession, xpath: string): Promise<RuntimeNode[]> {
+export async function nodesFor(tree: CommandRuntime, xpath: string): Promise<RuntimeNode[]> {
   const { items } = await tree.xpath.evaluate(xpath);
   const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
   if (nodes.length === 0) throw new InspectorError('action-failed', `no element matches ${xpath}`);

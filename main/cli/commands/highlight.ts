@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Rect } from '../../../shared/model/values.js';
 import { addRuntimeOptions } from '../options.js';
-import type { RuntimeCliOptions } from '../session.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import {
   boundsOf,
   collectRects,

@@ -4,6 +4,8 @@ import { listProviderFactories, selectPlatformFactory, selectProviderFactories }
 import '../../runtime/runtime.js';
 import { FALLBACK_DESKTOP } from '../../runtime/desktop.js';
 import type { DesktopInfo, DoubleClickSettings } from '../../core/platform.js';
+import type { AccessibilitySwitchState } from '../../core/provider.js';
+import { defaultAccessibilitySwitch } from '../../services/accessibility-status.js';
 
 type Format = 'text' | 'json';
 
@@ -13,18 +15,12 @@ function parseFormat(value: string): Format {
   return value;
 }
 
-interface AccessibilityReport {
-  enabled: boolean;
-  busAddress: string | undefined;
-  message: string;
-}
-
-async function accessibilityReport(enable: boolean): Promise<AccessibilityReport | undefined> {
-  if (process.platform !== 'linux') return undefined;
-  const atspi = await import('../../providers/atspi/index.js');
-  if (enable) await atspi.enableAccessibility();
-  const status = await atspi.getAccessibilityStatus();
-  return { enabled: status.enabled, busAddress: status.busAddress, message: status.message };
+/** The default providers' accessibility switch (AT-SPI's, on Linux); undefined where there is none. */
+async function accessibilityReport(enable: boolean): Promise<AccessibilitySwitchState | undefined> {
+  const accessibilitySwitch = defaultAccessibilitySwitch();
+  if (!accessibilitySwitch) return undefined;
+  const state = enable ? await accessibilitySwitch.enable() : await accessibilitySwitch.state();
+  return { enabled: state.enabled, busAddress: state.busAddress, message: state.message };
 }
 
 interface PlatformReport {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { KeyboardController } from '../../runtime/input/keyboard.js';
 import { addRuntimeOptions } from '../options.js';
-import type { RuntimeCliOptions } from '../session.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import { device, interruptibleInput, openDevices } from './device-support.js';
 
 const actions = ['type', 'press', 'release', 'list'] as const;

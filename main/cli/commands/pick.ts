@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { Point } from '../../../shared/model/values.js';
-import { providerNodesAtPoint } from '../../runtime/element-at-point.js';
 import type { RuntimeNode } from '../../runtime/node.js';
+import { elementStacksAtPoint } from '../../services/hit-test.js';
 import { addRuntimeOptions, parseAttrs, writeStats } from '../options.js';
-import { nodeJson, textLine, type AttributeSelection } from '../serialize.js';
-import type { RuntimeCliOptions } from '../session.js';
+import { nodeJson, textLine, type AttributeSelection } from '../../services/snapshot.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import { openDevices, parsePoint } from './device-support.js';
 
 interface PickOptions extends RuntimeCliOptions {
@@ -31,15 +31,10 @@ export function registerPick(program: Command): void {
       const runtime = session.tree!.runtime;
       const started = performance.now();
       const fetchedBefore = runtime.nodesFetched;
-      const hits = await providerNodesAtPoint(runtime.platform?.windowManager, runtime.providers, options.at, {
-        all: Boolean(options.all),
-      });
-      const nodes: RuntimeNode[] = [];
-      for (const hit of hits) {
-        const chain = (await runtime.resolveProviderChain([...hit.nodes].reverse())).reverse();
-        nodes.push(...(options.all ? chain : chain.slice(0, 1)));
-        if (!options.all && nodes.length > 0) break;
-      }
+      const stacks = await elementStacksAtPoint(runtime, options.at, { all: Boolean(options.all) });
+      const nodes: RuntimeNode[] = options.all
+        ? stacks.flat()
+        : stacks.slice(0, 1).flatMap((stack) => stack.slice(0, 1));
       const evalMs = performance.now() - started;
       if (options.format === 'json') {
         const select = { attrs: options.attrs, includeRuntimeId: false };

@@ -5,7 +5,7 @@ import { PointerController } from '../../runtime/input/pointer.js';
 import { motionModes, type MotionMode, type PointerOverrides } from '../../runtime/input/pointer-motion.js';
 import type { PointerButton } from '../../core/platform.js';
 import { addRuntimeOptions } from '../options.js';
-import type { RuntimeCliOptions } from '../session.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import {
   device,
   formatPoint,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { itemJson, itemText, type AttributeSelection } from '../serialize.js';
-import { openSession, type RuntimeCliOptions } from '../session.js';
+import { itemJson, itemText, type AttributeSelection } from '../../services/snapshot.js';
+import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 
 export interface QueryOptions extends RuntimeCliOptions {
@@ -26,7 +26,7 @@ export function registerQuery(program: Command): void {
       const { queryMockFile } = await import('../mock-file.js');
       if (queryMockFile(xpath, options)) return;
     }
-    const session = await openSession(options);
+    const session = await openCommandRuntime(options);
     try {
       const stats = measureStats(session.runtime);
       const { items } = await session.xpath.evaluate(xpath, {

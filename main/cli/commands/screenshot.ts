@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Rect } from '../../../shared/model/values.js';
 import { encodePng } from '../../runtime/screenshot-png.js';
 import { addRuntimeOptions } from '../options.js';
-import type { RuntimeCliOptions } from '../session.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import { device, openDevices, parseRect } from './device-support.js';
 
 interface ScreenshotOptions extends RuntimeCliOptions {

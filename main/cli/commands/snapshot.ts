@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import type { RuntimeNode } from '../../runtime/node.js';
+import { selectNodes } from '../../services/select-nodes.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
-import { collectSubtree, formatSnapshot, writeSnapshotJson, type AttributeSelection } from '../serialize.js';
-import { openSession, type RuntimeCliOptions } from '../session.js';
+import { collectSubtree, formatSnapshot, writeSnapshotJson, type AttributeSelection } from '../../services/snapshot.js';
+import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 
 export interface SnapshotOptions extends RuntimeCliOptions {
   format: 'xml' | 'json' | 'text';
@@ -36,19 +36,15 @@ export function registerSnapshot(program: Command): void {
       const { snapshotMockFile } = await import('../mock-file.js');
       if (snapshotMockFile(xpath, options)) return;
     }
-    const session = await openSession(options);
+    const session = await openCommandRuntime(options);
     try {
       const stats = measureStats(session.runtime);
-      const { items } = await session.xpath.evaluate(xpath, {
-        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
-      });
-      const roots = items.flatMap((item): RuntimeNode[] => (item.type === 'node' ? [item.node] : []));
-      if (roots.length !== items.length) {
-        throw new InspectorError(
-          'usage',
-          `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
-        );
-      }
+      const roots = await selectNodes(
+        session.xpath,
+        xpath,
+        options.timeout,
+        `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
+      );
       const collect = collectSubtree.bind(null, session.runtime);
       const work = Promise.all(
         roots.map((root) =>

@@ -3,7 +3,7 @@ import { InspectorError } from '../../../shared/model/errors.js';
 import type { WindowInfo, WindowManager } from '../../core/platform.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { addRuntimeOptions } from '../options.js';
-import type { RuntimeCliOptions } from '../session.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import { boundsOf, device, formatRect, nodesFor, openDevices, processIdOf } from './device-support.js';
 
 interface WindowOptions extends RuntimeCliOptions {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService } from '../../xpath/xpath-service.js';
-import { captureLocatorTree, locateNodes } from '../commands/locate.js';
+import { captureLocatorTree, locateNodes } from '../../services/locate.js';
 
 test('one locator capture per tree generation serves every locate; a change makes the next capture anew', async () => {
   const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });

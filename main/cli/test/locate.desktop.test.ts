@@ -12,7 +12,7 @@ import { launchGtk3Demo, sessionEnv } from '../../../e2e/support/apps.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService } from '../../xpath/xpath-service.js';
-import { locateNodes } from '../commands/locate.js';
+import { locateNodes } from '../../services/locate.js';
 
 // The generated dogtail script runs under Debian's python3-dogtail against a real gtk3-demo in the test desktop.
 

@@ -26,7 +26,7 @@ import {
   itemText,
   readSelectedFrom,
   type AttributeSelection,
-} from '../serialize.js';
+} from '../../services/snapshot.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mock-file-diff-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

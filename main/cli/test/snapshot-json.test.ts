@@ -2,7 +2,7 @@ import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Runtime } from '../../runtime/runtime.js';
-import { collectSubtree, snapshotJson, writeSnapshotJson, type CollectedNode } from '../serialize.js';
+import { collectSubtree, snapshotJson, writeSnapshotJson, type CollectedNode } from '../../services/snapshot.js';
 
 function written(trees: readonly CollectedNode[]): { text: string; chunks: number } {
   const chunks: string[] = [];

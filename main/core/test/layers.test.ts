@@ -35,7 +35,7 @@ describe('the layers are an allowlist enforced by lint', () => {
   it('the runtime imports the core, never the front ends or a concrete backend', async () => {
     await refused('main/runtime/x.ts', '../api/dispatcher.js');
     await refused('main/runtime/x.ts', '../hosts/browser/server.js');
-    await refused('main/runtime/x.ts', '../cli/session.js');
+    await refused('main/runtime/x.ts', '../cli/command-runtime.js');
     await refused('main/runtime/x.ts', '../providers/mock/register.js');
     await allowed('main/runtime/x.ts', '../core/registry.js');
   });
@@ -60,8 +60,20 @@ describe('the layers are an allowlist enforced by lint', () => {
     await allowed('renderer/test/x.test.ts', '../../main/api/dispatcher.js');
   });
 
-  it('an exception holds for its file only', async () => {
-    await allowed('main/api/dispatcher.ts', '../cli/serialize.js');
-    await refused('main/api/x.ts', '../cli/serialize.js');
+  it('an exception holds for its files only', async () => {
+    await allowed('main/platform/mock/x.ts', '../../providers/mock/default-tree.js');
+    await refused('main/platform/x11/x.ts', '../../providers/mock/default-tree.js');
+  });
+
+  it('the services sit between the engine and the front ends; none of them reaches up to the CLI', async () => {
+    await allowed('main/services/x.ts', '../xpath/xpath-service.js');
+    await allowed('main/api/x.ts', '../services/locate.js');
+    await allowed('main/cli/commands/x.ts', '../../services/hit-test.js');
+    await refused('main/services/x.ts', '../api/session.js');
+    await refused('main/services/x.ts', '../cli/options.js');
+    await refused('main/api/dispatcher.ts', '../cli/options.js');
+    await refused('main/api/session.ts', '../providers/atspi/index.js');
+    await refused('main/cli/commands/info.ts', '../../providers/atspi/index.js');
+    await refused('main/hosts/browser/command.ts', '../../cli/options.js');
   });
 });

@@ -7,9 +7,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { LIMIT_NAMES, LIMITS, parseLimitOption, type HostLimits } from '../../api/limits.js';
 import { InspectorSession } from '../../api/session.js';
-import { runtimeOptionsFrom } from '../../backends/flags.js';
-import { addRuntimeOptions } from '../../cli/options.js';
-import type { RuntimeCliOptions } from '../../cli/session.js';
+import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../../backends/flags.js';
 import {
   adoptDesktopEnvironment,
   collectApp,
@@ -22,7 +20,7 @@ import { installFaultPolicy } from '../fault-policy.js';
 import { isLoopback } from '../loopback.js';
 import { startBrowserHost } from './server.js';
 
-type ServeOptions = RuntimeCliOptions &
+type ServeOptions = RuntimeFlags &
   Partial<HostLimits> & {
     port: number;
     host?: string;

@@ -10,17 +10,17 @@ import { X11KeyboardDevice } from './keyboard.js';
 import { X11PointerDevice } from './pointer.js';
 import { X11PointerCaptureDevice } from './pointer-capture.js';
 import { X11ScreenshotDevice } from './screenshot.js';
-import { canServeX11, detectSession, type SessionInfo } from './session.js';
+import { canServeX11, detectDisplayServer, type DisplayServerInfo } from './display-server.js';
 import { X11WindowManager } from './window-manager.js';
 
 const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'];
 
 export interface X11PlatformBundle extends PlatformBundle {
-  readonly session: SessionInfo;
+  readonly session: DisplayServerInfo;
   readonly connection: X11Connection;
 }
 
-function unavailableBundle(session: SessionInfo): PlatformBundle {
+function unavailableBundle(session: DisplayServerInfo): PlatformBundle {
   const reason =
     session.kind === 'wayland'
       ? `${session.reason}; the X11 platform needs an X server (start XWayland or an X11 session)`
@@ -64,7 +64,7 @@ export function ownProcessIds(env: PlatformConfig['env']): Set<number> {
 
 /** Builds the X11 devices of one runtime, all on one X connection. */
 export async function createX11Platform(config: PlatformConfig): Promise<PlatformBundle> {
-  const session = detectSession(config.env);
+  const session = detectDisplayServer(config.env);
   if (session.kind === 'wayland' || session.kind === 'none' || !session.display) return unavailableBundle(session);
   const connection = X11Connection.open(session.display);
   const unavailable: Array<{ device: string; reason: string }> = [];

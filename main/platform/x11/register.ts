@@ -1,5 +1,5 @@
 import { registerPlatformFactory } from '../../core/registry.js';
-import { canServeX11 } from './session.js';
+import { canServeX11 } from './display-server.js';
 
 // Registering loads only the session detection; koffi and the X libraries are loaded when a runtime creates it.
 registerPlatformFactory({

@@ -7,4 +7,8 @@ import { ATSPI_DESCRIPTOR } from './descriptor.js';
 registerProviderFactory({
   descriptor: ATSPI_DESCRIPTOR,
   create: async (context) => (await import('./provider.js')).AtspiProvider.fromContext(context),
+  accessibilitySwitch: {
+    state: async () => (await import('./accessibility-status.js')).getAccessibilityStatus(),
+    enable: async () => (await import('./accessibility-status.js')).enableAccessibility(),
+  },
 });

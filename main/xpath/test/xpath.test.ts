@@ -7,7 +7,7 @@ import { toJsonValue } from '../../../shared/model/values.js';
 import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../core/provider.js';
 import { registerProviderFactory } from '../../core/registry.js';
 import { Runtime } from '../../runtime/runtime.js';
-import { XPathService, type EvaluationItem } from '../xpath-service.js';
+import { XPathService, type XPathItem } from '../xpath-service.js';
 
 let runtime: Runtime;
 let xpath: XPathService;
@@ -21,7 +21,7 @@ after(async () => {
   await runtime.shutdown();
 });
 
-function describe(items: EvaluationItem[]): string[] {
+function describe(items: XPathItem[]): string[] {
   return items.map((item) =>
     item.type === 'node'
       ? item.node.runtimeId

@@ -9,25 +9,28 @@ import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory
 import { frameBars } from '../highlight.js';
 import { characterKeysym, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
 import { intersectRect, toBgra } from '../screenshot.js';
-import { detectSession } from '../session.js';
+import { detectDisplayServer } from '../display-server.js';
 
 describe('X11 session detection', () => {
   it('follows XDG_SESSION_TYPE, then WAYLAND_DISPLAY, then DISPLAY', () => {
-    assert.equal(detectSession({ XDG_SESSION_TYPE: 'x11', DISPLAY: ':3' }).kind, 'x11');
-    assert.equal(detectSession({ XDG_SESSION_TYPE: 'x11' }).kind, 'none');
+    assert.equal(detectDisplayServer({ XDG_SESSION_TYPE: 'x11', DISPLAY: ':3' }).kind, 'x11');
+    assert.equal(detectDisplayServer({ XDG_SESSION_TYPE: 'x11' }).kind, 'none');
     assert.equal(
-      detectSession({ XDG_SESSION_TYPE: 'wayland', DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0' }).kind,
+      detectDisplayServer({ XDG_SESSION_TYPE: 'wayland', DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0' }).kind,
       'xwayland',
     );
-    assert.equal(detectSession({ XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' }).kind, 'wayland');
-    assert.equal(detectSession({ WAYLAND_DISPLAY: 'wayland-0' }).kind, 'wayland');
-    assert.equal(detectSession({ WAYLAND_DISPLAY: 'wayland-0', DISPLAY: ':1' }).kind, 'xwayland');
-    assert.equal(detectSession({ XDG_SESSION_TYPE: 'tty', WAYLAND_DISPLAY: 'w', DISPLAY: ':1' }).kind, 'xwayland');
-    assert.equal(detectSession({ DISPLAY: ':7' }).kind, 'x11');
-    assert.equal(detectSession({ DISPLAY: ':7' }).display, ':7');
-    assert.equal(detectSession({ DISPLAY: '  ' }).kind, 'none');
-    assert.equal(detectSession({}).kind, 'none');
-    assert.match(detectSession({ WAYLAND_DISPLAY: 'wayland-0' }).reason, /without XWayland/);
+    assert.equal(detectDisplayServer({ XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' }).kind, 'wayland');
+    assert.equal(detectDisplayServer({ WAYLAND_DISPLAY: 'wayland-0' }).kind, 'wayland');
+    assert.equal(detectDisplayServer({ WAYLAND_DISPLAY: 'wayland-0', DISPLAY: ':1' }).kind, 'xwayland');
+    assert.equal(
+      detectDisplayServer({ XDG_SESSION_TYPE: 'tty', WAYLAND_DISPLAY: 'w', DISPLAY: ':1' }).kind,
+      'xwayland',
+    );
+    assert.equal(detectDisplayServer({ DISPLAY: ':7' }).kind, 'x11');
+    assert.equal(detectDisplayServer({ DISPLAY: ':7' }).display, ':7');
+    assert.equal(detectDisplayServer({ DISPLAY: '  ' }).kind, 'none');
+    assert.equal(detectDisplayServer({}).kind, 'none');
+    assert.match(detectDisplayServer({ WAYLAND_DISPLAY: 'wayland-0' }).reason, /without XWayland/);
   });
 
   it('serves X11 and Wayland sessions but not headless ones', () => {

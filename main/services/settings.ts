@@ -1,8 +1,14 @@
 import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import type { Settings } from '../../shared/api/schema.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
+
+export function defaultSettingsFile(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(homedir(), '.config');
+  return path.join(base, 'platynui-inspector', 'settings.json');
+}
 
 /** How long writes are gathered before one goes to disk (a burst of changes is one write). */
 const WRITE_DELAY_MS = 100;

@@ -5,14 +5,14 @@ import { XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
 
-export interface CliSession {
+export interface CommandRuntime {
   runtime: Runtime;
   xpath: XPathService;
   close(): Promise<void>;
 }
 
 /** Opens the runtime a command works on (with only the mock provider named, on the mock platform too). */
-export async function openSession(options: RuntimeCliOptions): Promise<CliSession> {
+export async function openCommandRuntime(options: RuntimeCliOptions): Promise<CommandRuntime> {
   const runtime = await Runtime.create(runtimeOptionsFrom(options));
   const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb });
   await xpath.warmUp();

@@ -3,10 +3,10 @@
  * The X11 platform drives X11 sessions and XWayland; on Wayland without XWayland it can only say what is missing.
  */
 
-export type SessionKind = 'x11' | 'xwayland' | 'wayland' | 'none';
+export type DisplayServerKind = 'x11' | 'xwayland' | 'wayland' | 'none';
 
-export interface SessionInfo {
-  kind: SessionKind;
+export interface DisplayServerInfo {
+  kind: DisplayServerKind;
   /** The X display to open (x11 and xwayland). */
   display: string | undefined;
   /** How the kind was decided, in words a person understands. */
@@ -17,7 +17,7 @@ type Env = { readonly [name: string]: string | undefined };
 
 const nonEmpty = (value: string | undefined) => (value && value.trim() !== '' ? value.trim() : undefined);
 
-export function detectSession(env: Env): SessionInfo {
+export function detectDisplayServer(env: Env): DisplayServerInfo {
   const type = nonEmpty(env.XDG_SESSION_TYPE)?.toLowerCase();
   const wayland = nonEmpty(env.WAYLAND_DISPLAY);
   const display = nonEmpty(env.DISPLAY);
@@ -44,5 +44,5 @@ function isX11Type(type: string): boolean {
 
 /** Whether the X11 platform serves this environment: any graphical session (see x11PlatformFactory). */
 export function canServeX11(config: { env: { readonly [name: string]: string | undefined } }): boolean {
-  return detectSession(config.env).kind !== 'none';
+  return detectDisplayServer(config.env).kind !== 'none';
 }

@@ -8,7 +8,7 @@ import type { SnapshotNode } from '../../shared/snapshot/model.js';
 import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { EvaluationItem } from '../xpath/xpath-service.js';
+import type { XPathItem } from '../xpath/xpath-service.js';
 
 export type AttributeSelection = 'none' | 'default' | 'all';
 
@@ -62,7 +62,7 @@ export interface NodeIdentity {
   name: string;
 }
 
-/** A query result as output writes it (EvaluationItem is one, with RuntimeNode as the node). */
+/** A query result as output writes it (XPathItem is one, with RuntimeNode as the node). */
 export type OutputItem<N extends NodeIdentity> =
   | { type: 'node'; node: N }
   | { type: 'attribute'; owner: N; namespace: Namespace; name: string; value: UiValue }
@@ -104,7 +104,7 @@ export function itemJsonOf<N extends NodeIdentity>(
   }
 }
 
-export async function itemJson(item: EvaluationItem, options: SelectOptions): Promise<{ [key: string]: JsonValue }> {
+export async function itemJson(item: XPathItem, options: SelectOptions): Promise<{ [key: string]: JsonValue }> {
   return itemJsonOf(item, item.type === 'node' ? await readSelected(item.node, options) : [], options);
 }
 

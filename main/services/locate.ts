@@ -1,0 +1,190 @@
+import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { attributeKey, parseAttributeKey } from '../../shared/model/namespaces.js';
+import { DEFAULT_PRIORITY } from '../../shared/locators/config.js';
+import { formatValueText } from '../../shared/model/values.js';
+import { LocatorIndex, proposeLocators, type Locator } from '../../shared/locators/generate.js';
+import {
+  buildLocatorTree,
+  type LocatorNode,
+  type LocatorNodeInit,
+  type LocatorTree,
+} from '../../shared/locators/tree.js';
+import { verifyLocators } from '../../shared/locators/verify.js';
+import { dogtailPath } from '../../shared/export/dogtail.js';
+import {
+  parseExportAction,
+  renderExport,
+  type ExportFormat,
+  type ExportTarget,
+} from '../../shared/export/templates.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { XPathService } from '../xpath/xpath-service.js';
+import { selectNodes } from './select-nodes.js';
+import type { CollectedNode } from './snapshot.js';
+
+function toInit(node: CollectedNode, full: ReadonlyMap<string, readonly AttributeEntry[]>): LocatorNodeInit {
+  const attributes = new Map<string, string>();
+  for (const entry of full.get(node.runtimeId) ?? node.attributes)
+    attributes.set(attributeKey(entry.namespace, entry.name), formatValueText(entry.value));
+  return {
+    namespace: node.namespace,
+    role: node.role,
+    name: node.name,
+    key: node.runtimeId,
+    attributes,
+    children: node.children.map((child) => toInit(child, full)),
+  };
+}
+
+/** The desktop with the priority list's attributes of every node, captured once per tree generation (per runtime). */
+const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<CollectedNode> }>();
+
+function priorityCapture(runtime: Runtime): Promise<CollectedNode> {
+  const known = captures.get(runtime);
+  if (known && known.generation === runtime.generation) return known.desktop;
+  const generation = runtime.generation;
+  const desktop = capturePriorityAttributes(runtime);
+  captures.set(runtime, { generation, desktop });
+  desktop.catch(() => {
+    if (captures.get(runtime)?.desktop === desktop) captures.delete(runtime);
+  });
+  return desktop;
+}
+
+async function capturePriorityAttributes(runtime: Runtime): Promise<CollectedNode> {
+  const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
+  const wanted = new Set(DEFAULT_PRIORITY);
+  const keep = (entries: readonly AttributeEntry[]) =>
+    entries.filter((entry) => wanted.has(attributeKey(entry.namespace, entry.name)));
+  const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
+    if (!node.idDefinitive) await node.loadId();
+    // Held values (a region after a bulk load) come without a promise each; the rest is read.
+    const held = node.peekAttributesNamed(names);
+    if (held) return keep(held);
+    const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
+    return keep(found.flat());
+  };
+  const collect = async (node: RuntimeNode): Promise<CollectedNode> => {
+    const held = runtime.peekStructuralChildren(node);
+    const [attributes, children] = await Promise.all([
+      read(node).catch((): readonly AttributeEntry[] => []),
+      held ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+    ]);
+    return {
+      runtimeId: node.runtimeId,
+      name: node.name,
+      namespace: node.namespace,
+      role: node.role,
+      attributes: [...attributes],
+      children: children.length > 0 ? await Promise.all(children.map(collect)) : [],
+    };
+  };
+  return collect(runtime.desktop);
+}
+
+/**
+ * The whole desktop as the tree owns it (grouped view), as a LocatorTree keyed by runtime id. The targets and their
+ * ancestors carry every attribute (any of them may end up in a locator); every other node carries only the
+ * attributes of the priority list, which is what telling nodes apart needs. Reading every attribute of every node
+ * would cost each application a round trip per attribute and node. Locators are verified by the real engine
+ * afterwards, so a value not read here can only make a candidate fail verification, never make a wrong one pass.
+ * The priority attributes are captured once per tree generation: `locate` of several nodes, and the locate and
+ * export requests of the UI for one node, share one capture.
+ */
+export async function captureLocatorTree(runtime: Runtime, targets: readonly RuntimeNode[] = []): Promise<LocatorTree> {
+  const fullNodes = new Set<RuntimeNode>();
+  for (const target of targets) {
+    fullNodes.add(target);
+    for (const ancestor of runtime.ancestors(target)) fullNodes.add(ancestor);
+  }
+  const [desktop, ...full] = await Promise.all([
+    priorityCapture(runtime),
+    ...[...fullNodes].map(async (node) => {
+      const entries = await node.attributes().catch((): readonly AttributeEntry[] => []);
+      return [node.runtimeId, entries] as const;
+    }),
+  ]);
+  const byId = new Map<string, readonly AttributeEntry[]>(full);
+  return buildLocatorTree(desktop.children.map((child) => toInit(child, byId)));
+}
+
+/** Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node. */
+export async function locateNodes(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  options: { timeoutMs?: number } = {},
+): Promise<ExportTarget[]> {
+  const tree = await captureLocatorTree(runtime, targets);
+  const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
+  const index = new LocatorIndex(tree);
+  const out: ExportTarget[] = [];
+  for (const target of targets) {
+    const node = byKey.get(target.runtimeId);
+    const proposed = node ? proposeLocators(index, node) : [];
+    const locators = await verifyLocators(
+      proposed,
+      async (candidate) => {
+        const { items } = await xpath.evaluate(candidate, {
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        });
+        const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+        return { matches: items.length, isTarget: nodes.length === 1 && nodes[0]!.runtimeId === target.runtimeId };
+      },
+      index.config.maxResults,
+    );
+    out.push({
+      runtimeId: target.runtimeId,
+      namespace: target.namespace,
+      role: target.role,
+      name: target.name,
+      locators,
+      ...(node ? { dogtail: dogtailPath(node) } : {}),
+    });
+  }
+  return out;
+}
+
+/** The nodes an XPath selects, each with its verified locators (CLI `locate`). */
+export async function locateSelected(
+  runtime: Runtime,
+  xpath: XPathService,
+  expression: string,
+  timeoutMs: number | undefined,
+): Promise<ExportTarget[]> {
+  const targets = await selectNodes(
+    xpath,
+    expression,
+    timeoutMs,
+    `locate needs an XPath that selects nodes; "${expression}" selected other items`,
+  );
+  return locateNodes(runtime, xpath, targets, timeoutMs !== undefined ? { timeoutMs } : {});
+}
+
+/** One node's verified locators, best first, at most `limit`. */
+export async function locatorsOf(
+  runtime: Runtime,
+  xpath: XPathService,
+  node: RuntimeNode,
+  limit?: number,
+): Promise<Locator[]> {
+  const [target] = await locateNodes(runtime, xpath, [node]);
+  return (target?.locators ?? []).slice(0, limit).map((locator) => ({ ...locator }));
+}
+
+/** Test code that finds one node (and acts on it), with the locators it was made from. */
+export async function exportNode(
+  runtime: Runtime,
+  xpath: XPathService,
+  node: RuntimeNode,
+  format: ExportFormat,
+  action: string,
+): Promise<{ code: string; locators: Locator[] }> {
+  const parsedAction = parseExportAction(action);
+  const targets = await locateNodes(runtime, xpath, [node]);
+  return {
+    code: renderExport(format, targets, parsedAction),
+    locators: (targets[0]?.locators ?? []).map((locator) => ({ ...locator })),
+  };
+}
