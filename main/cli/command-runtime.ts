@@ -1,6 +1,7 @@
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { Runtime } from '../runtime/runtime.js';
 import { DEFAULT_LIMITS } from '../api/limits.js';
+import { spawnXPathWorker } from '../xpath/worker-lane.js';
 import { XPathService } from '../xpath/xpath-service.js';
 
 export type RuntimeCliOptions = RuntimeFlags;
@@ -13,8 +14,16 @@ export interface CommandRuntime {
 
 /** Opens the runtime a command works on (with only the mock provider named, on the mock platform too). */
 export async function openCommandRuntime(options: RuntimeCliOptions): Promise<CommandRuntime> {
-  const runtime = await Runtime.create(runtimeOptionsFrom(options));
-  const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb });
+  // The XPath worker loads while the providers connect.
+  const prestarted = spawnXPathWorker(DEFAULT_LIMITS.workerMemoryMb);
+  let runtime: Runtime;
+  try {
+    runtime = await Runtime.create(runtimeOptionsFrom(options));
+  } catch (error) {
+    await prestarted.worker.terminate();
+    throw error;
+  }
+  const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb, prestarted });
   await xpath.warmUp();
   return {
     runtime,

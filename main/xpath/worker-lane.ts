@@ -23,6 +23,50 @@ export interface LaneJob {
 export interface LaneOptions {
   /** The worker's old-generation heap (resourceLimits.maxOldGenerationSizeMb); undefined: Node's default. */
   workerMemoryMb?: number;
+  /** A worker spawned before the runtime existed (spawnXPathWorker), used as the lane's first worker. */
+  prestarted?: SpawnedXPathWorker;
+}
+
+/** An XPath worker with its bridge, not yet owned by a lane. */
+export interface SpawnedXPathWorker {
+  readonly worker: Worker;
+  readonly bridge: BridgeHost;
+  readonly control: Int32Array;
+  readonly workerMemoryMb: number | undefined;
+  /** Whether the worker has said it loaded its engines (it says so once, possibly before a lane listens). */
+  readySeen: boolean;
+}
+
+/**
+ * Starts an XPath worker; it does not keep the process alive on its own. The CLI spawns one before it connects the
+ * providers, so the worker loads while they connect.
+ */
+export function spawnXPathWorker(workerMemoryMb?: number): SpawnedXPathWorker {
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  const channel = new MessageChannel();
+  const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
+    workerData: { port: channel.port2, control: control.buffer },
+    transferList: [channel.port2],
+    ...(workerMemoryMb ? { resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb } } : {}),
+  });
+  worker.unref();
+  channel.port1.unref();
+  const spawned: SpawnedXPathWorker = {
+    worker,
+    bridge: new BridgeHost(channel.port1, control),
+    control,
+    workerMemoryMb,
+    readySeen: false,
+  };
+  const onReady = (message: WorkerMessage) => {
+    if (message.type !== 'ready') return;
+    spawned.readySeen = true;
+    worker.off('message', onReady);
+  };
+  worker.on('message', onReady);
+  // Until a lane owns it, a failing worker only ends itself; the lane that adopts it sees it gone.
+  worker.on('error', () => undefined);
+  return spawned;
 }
 
 interface Pending {
@@ -58,10 +102,14 @@ export class WorkerLane {
   /** The job running now, with the function that stops it. */
   private stopCurrent: ((reason: InspectorError) => void) | undefined;
 
+  private prestarted: SpawnedXPathWorker | undefined;
+
   constructor(
     private readonly runtime: Runtime,
     private readonly options: LaneOptions = {},
-  ) {}
+  ) {
+    this.prestarted = options.prestarted;
+  }
 
   private closed = false;
   private warm = false;
@@ -98,17 +146,12 @@ export class WorkerLane {
   private start(): { worker: Worker; bridge: BridgeHost; control: Int32Array } {
     if (this.worker && this.bridge && this.control)
       return { worker: this.worker, bridge: this.bridge, control: this.control };
-    const control = new Int32Array(new SharedArrayBuffer(8));
-    const channel = new MessageChannel();
     const memory = this.options.workerMemoryMb;
-    const worker = new Worker(new URL('./worker/xpath-worker.js', import.meta.url), {
-      workerData: { port: channel.port2, control: control.buffer },
-      transferList: [channel.port2],
-      ...(memory ? { resourceLimits: { maxOldGenerationSizeMb: memory } } : {}),
-    });
-    worker.unref();
-    channel.port1.unref();
-    const bridge = new BridgeHost(channel.port1, control);
+    const prestarted = this.prestarted?.workerMemoryMb === memory ? this.prestarted : undefined;
+    const spawned = prestarted ?? spawnXPathWorker(memory);
+    if (this.prestarted && !prestarted) void this.prestarted.worker.terminate();
+    this.prestarted = undefined;
+    const { worker, bridge, control } = spawned;
     worker.on('message', (message: WorkerMessage) => this.onMessage(message));
     worker.on('error', (error: Error & { code?: string }) => {
       if (this.worker !== worker) return; // a worker already replaced (terminated after a cancel)
@@ -131,8 +174,10 @@ export class WorkerLane {
     this.worker = worker;
     this.bridge = bridge;
     this.control = control;
-    this.warm = false;
-    this.whenReady = new Promise<void>((resolve) => (this.readyResolve = resolve));
+    this.warm = spawned.readySeen;
+    this.whenReady = spawned.readySeen
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => (this.readyResolve = resolve));
     return { worker, bridge, control };
   }
 
@@ -352,6 +397,8 @@ export class WorkerLane {
     const worker = this.worker;
     this.reset();
     this.failPending(reason);
-    await worker?.terminate();
+    const unused = this.prestarted?.worker;
+    this.prestarted = undefined;
+    await Promise.all([worker?.terminate(), unused?.terminate()]);
   }
 }

@@ -3,7 +3,7 @@ import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { WorkerLane } from './worker-lane.js';
+import { WorkerLane, type SpawnedXPathWorker } from './worker-lane.js';
 
 export type XPathItem =
   | { type: 'node'; node: RuntimeNode }
@@ -52,6 +52,8 @@ export interface XPathServiceOptions {
   workers?: number;
   /** Each worker's old-generation heap in MB; a query that needs more fails with `limit-exceeded`. */
   workerMemoryMb?: number;
+  /** A worker spawned before the runtime (spawnXPathWorker) with the same memory limit: the first lane's worker. */
+  prestarted?: SpawnedXPathWorker;
 }
 
 type Outcome = { items: XPathItem[]; stats: EvaluationStats };
@@ -90,7 +92,14 @@ export class XPathService {
   ) {
     const count = Math.max(1, Math.floor(options.workers ?? 1));
     const laneOptions = options.workerMemoryMb ? { workerMemoryMb: options.workerMemoryMb } : {};
-    this.lanes = Array.from({ length: count }, () => new WorkerLane(runtime, laneOptions));
+    this.lanes = Array.from(
+      { length: count },
+      (_, i) =>
+        new WorkerLane(
+          runtime,
+          i === 0 && options.prestarted ? { ...laneOptions, prestarted: options.prestarted } : laneOptions,
+        ),
+    );
     this.unwatch = runtime.watchTree((changes) => {
       for (const lane of this.lanes) lane.onTreeChanges(changes);
     });
