@@ -3,12 +3,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { InspectorClient } from '../../../shared/api/client.js';
-import { InspectorError } from '../../../shared/model/errors.js';
 import type { EvaluationItem, InspectorEvent } from '../../../shared/api/schema.js';
 import { MockDevices } from '../../../main/platform/mock/mock-platform.js';
 import { DEFAULT_MOCK_SECRET } from '../../providers/mock/default-tree.js';
 import { pickedByApi, pickedByCli } from './pick-agreement.js';
 import { openHost, type HostFixture } from './support.js';
+import { rejection } from '../../../e2e/support/rejection.js';
 
 let fixture: HostFixture;
 let client: InspectorClient;
@@ -24,16 +24,6 @@ after(async () => {
 /** Reaches every node once (as the UI's tree walk or an XPath would), so tests can address nodes by runtime id. */
 async function materialize(): Promise<void> {
   await client.evaluate('//*').done;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<InspectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof InspectorError, String(error));
-    return error;
-  }
-  assert.fail('the request succeeded');
 }
 
 test('desktop and children in ranges return node summaries', async () => {

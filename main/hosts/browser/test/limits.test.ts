@@ -8,8 +8,8 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { InspectorClient, webSocketTransport } from '../../../../shared/api/client.js';
-import { InspectorError } from '../../../../shared/model/errors.js';
 import { openHost, type HostFixture } from '../../../api/test/support.js';
+import { rejection } from '../../../../e2e/support/rejection.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const SLOW = 'count(for $i in 1 to 300000000 return $i)';
@@ -29,16 +29,6 @@ before(async () => {
 after(async () => {
   await fixture.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<InspectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof InspectorError, String(error));
-    return error;
-  }
-  assert.fail('the request succeeded');
-}
 
 function raw(
   socket: WebSocket,

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InspectorError } from '../../../../shared/model/errors.js';
 import { DbusClient, type SignalMessage } from '../dbus-client.js';
 import { MessageType, Variant } from '../dbus/message.js';
 import { marshalMessage } from '../dbus/writer.js';
 import { type FakeBus, startFakeBus } from './fake-bus-server.js';
+import { rejection } from '../../../../e2e/support/rejection.js';
 
 // The provider's D-Bus client against a bus played by the test (fake-bus-server.ts), for what a real bus does not
 // do on request: refuse authentication, hang up in the middle of a message, stay silent, send broken bytes.
@@ -19,16 +19,6 @@ async function withBus(options: { refuseAuth?: boolean }, use: (bus: FakeBus) =>
   } finally {
     await bus.close();
   }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<InspectorError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof InspectorError, String(error));
-    return error;
-  }
-  assert.fail('expected a rejection');
 }
 
 test('authenticates, says Hello, matches replies to calls, delivers signals, answers Ping', async () => {
