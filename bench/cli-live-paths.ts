@@ -8,14 +8,12 @@
 //   node dist/bench/cli-live-paths.js [--rows 2000] [--repeat 5] [--cli bin/platynui-inspector] [--vs <other cli>]
 // --vs times a second build of the CLI (e.g. the main branch's bin/platynui-inspector) beside this one, interleaved.
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../e2e/support/paths.js';
+import { joinDesktopSession, median, numberOption, runProcess } from './_cli.js';
 import { print } from './_stats.js';
 
 interface Run {
@@ -27,40 +25,14 @@ interface Run {
   code: number;
 }
 
-const TIME = '/usr/bin/time';
-
-/** Runs one process to its end and times it whole. */
-function run(command: string, args: readonly string[], timeoutMs = 120_000): Promise<Run> {
-  const measured = existsSync(TIME);
-  const [cmd, argv] = measured ? [TIME, ['-f', '@@peak %M', command, ...args]] : [command, [...args]];
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(cmd, argv, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      const ms = performance.now() - started;
-      let stderr = Buffer.concat(err).toString();
-      const peak = /@@peak (\d+)\s*$/.exec(stderr);
-      if (peak) stderr = stderr.slice(0, peak.index);
-      resolve({
-        ms,
-        peakMb: peak ? Number(peak[1]) / 1024 : Number.NaN,
-        stdout: Buffer.concat(out).toString(),
-        stderr,
-        code: code ?? 1,
-      });
-    });
-  });
+/** One process run to its end, timed whole; a failed run is a value (code 1, its error in stderr), not a throw. */
+async function run(command: string, args: readonly string[]): Promise<Run> {
+  try {
+    return { ...(await runProcess({ command, args })), code: 0 };
+  } catch (error) {
+    return { ms: Number.NaN, peakMb: Number.NaN, stdout: '', stderr: String(error), code: 1 };
+  }
 }
-
-const median = (values: readonly number[]) =>
-  values.length === 0 ? Number.NaN : ([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number);
 
 /** The `--stats` line a command wrote to stderr. */
 function statsOf(result: Run): { evalMs: number; nodesFetched: number; results: number } | undefined {
@@ -93,24 +65,15 @@ async function main(): Promise<void> {
     const index = argv.indexOf(name);
     return index >= 0 ? argv[index + 1] : undefined;
   };
-  const rows = Number(option('--rows') ?? 2000);
-  const repeat = Math.max(1, Number(option('--repeat') ?? 5));
+  const rows = numberOption('--rows', 2000);
+  const repeat = numberOption('--repeat', 5);
   const clis: Array<{ label: string; bin: string }> = [
     { label: 'cli', bin: path.resolve(option('--cli') ?? path.join(projectRoot(), 'bin', 'platynui-inspector')) },
   ];
   const vs = option('--vs');
   if (vs) clis.push({ label: 'vs', bin: path.resolve(vs) });
 
-  let stopSession: (() => Promise<void>) | undefined;
-  if (!process.env.DISPLAY || !process.env.DBUS_SESSION_BUS_ADDRESS) {
-    const sessionModule = pathToFileURL(path.join(projectRoot(), 'scripts', 'desktop', 'session.mjs')).href;
-    const { startDesktopSession } = (await import(sessionModule)) as {
-      startDesktopSession: () => Promise<{ env: NodeJS.ProcessEnv; stop: () => Promise<void> }>;
-    };
-    const session = await startDesktopSession();
-    Object.assign(process.env, session.env);
-    stopSession = session.stop;
-  }
+  const stopSession = await joinDesktopSession();
   const url = fixtureUrl('table.html', { rows });
   const title = tableReadyTitle(rows);
   const launch = (): Promise<LaunchedApp> => launchChromium(process.env, url, { title });

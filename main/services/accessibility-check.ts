@@ -30,12 +30,20 @@ export interface AccessibilityCheckResult {
 
 const DEFAULT_MAX_LOCATED = 500;
 
+/** What the rules read of a node: held values without a promise each (after a bulk load), the rest asked for. */
+async function checkAttributes(node: RuntimeNode): Promise<readonly AttributeEntry[]> {
+  const held = node.peekAttributesNamed(CHECK_ATTRIBUTE_NAMES);
+  if (held) return held;
+  const found = await Promise.all(CHECK_ATTRIBUTE_NAMES.map((name) => node.attributesNamed(name).catch(() => [])));
+  return found.flat();
+}
+
 async function collect(node: RuntimeNode, runtime: Runtime): Promise<SnapshotNode> {
   const [found, children] = await Promise.all([
-    Promise.all(CHECK_ATTRIBUTE_NAMES.map((name) => node.attributesNamed(name).catch(() => []))),
-    runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+    checkAttributes(node),
+    runtime.peekStructuralChildren(node) ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
   ]);
-  const attributes: AttributeEntry[] = found.flat().filter((entry) => !entry.derived);
+  const attributes: AttributeEntry[] = found.filter((entry) => !entry.derived);
   attributes.push({ namespace: 'control', name: 'RuntimeId', value: { type: 'String', value: node.runtimeId } });
   return {
     namespace: node.namespace,
