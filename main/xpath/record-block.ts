@@ -1,4 +1,5 @@
 import { NAMESPACES, type Namespace } from '../../shared/model/namespaces.js';
+import type { NodeRecord } from './protocol.js';
 
 /**
  * A region of the tree as the worker receives it: node records in pre-order as parallel integer fields in one
@@ -19,13 +20,7 @@ export interface RecordBlock {
 export const FIELDS = 9;
 
 /** One node's fields as a record (what the encoder takes, one node at a time, and the decoder hands out). */
-export interface BlockNode {
-  h: number;
-  p: number;
-  ns: Namespace;
-  role: string;
-  name: string;
-  rid: string;
+export interface BlockNode extends Omit<NodeRecord, 'id'> {
   id: string | undefined;
   /** For a top-level window listed under an application: that application's handle (the grouped view). */
   g: number | undefined;

@@ -1,6 +1,7 @@
 import { AttributeNames as A } from '../model/attributes.js';
 import type { Rect, UiValue } from '../model/values.js';
 import type { CheckNode } from './model.js';
+import { qualifiedRole } from '../model/namespaces.js';
 
 /**
  * What the rules ask of a node, read from its attributes in one place: the provider-neutral attributes first
@@ -108,7 +109,7 @@ export function windowOf(node: CheckNode): CheckNode | undefined {
 
 /** `Button "OK"`, `item:ListItem` for messages. */
 export function describeNode(node: CheckNode): string {
-  const role = node.namespace === 'control' ? node.role : `${node.namespace}:${node.role}`;
+  const role = qualifiedRole(node.namespace, node.role);
   return node.name ? `${role} "${node.name}"` : role;
 }
 

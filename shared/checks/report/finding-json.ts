@@ -1,4 +1,5 @@
 import type { CheckNode, Finding } from '../model.js';
+import { qualifiedRole } from '../../model/namespaces.js';
 
 /** The best locator of a node, or undefined where none could be verified. */
 export type LocatorOf = (node: CheckNode) => string | undefined;
@@ -20,7 +21,7 @@ export function findingJson(finding: Finding, locatorOf: LocatorOf): FindingJson
     message: finding.message,
     node: {
       runtimeId: node.key,
-      role: node.namespace === 'control' ? node.role : `${node.namespace}:${node.role}`,
+      role: qualifiedRole(node.namespace, node.role),
       name: node.name,
     },
     locator: locatorOf(node) ?? null,
