@@ -12,8 +12,9 @@ import type { RuntimeCliOptions } from './command-runtime.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';
 import type { SnapshotOptions } from './commands/snapshot.js';
+import { snapshotSelection, writeSnapshotOutput } from './snapshot-output.js';
 import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from '../services/snapshot.js';
-import { formatSnapshot, itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
+import { itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
 
 /**
  * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file's table goes straight to the
@@ -230,13 +231,9 @@ export function snapshotMockFile(xpath: string, options: SnapshotOptions): boole
     throw new InspectorError('usage', `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`);
   }
   startDeadline(session.tree, options.timeout);
-  const select = {
-    attrs: options.attrs,
-    includeRuntimeId: options.includeRuntimeId === true,
-    maxDepth: options.maxDepth,
-  };
+  const select = { ...snapshotSelection(options), maxDepth: options.maxDepth };
   const trees = roots.map((root) => collectMockSubtree(session, root.index, select));
-  process.stdout.write(formatSnapshot(trees, options.format));
+  writeSnapshotOutput(trees, options);
   if (options.stats) {
     writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: trees.length });
   }

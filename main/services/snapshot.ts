@@ -5,37 +5,48 @@ import type { JsonValue, UiValue } from '../../shared/model/values.js';
 import { formatValueText, toJsonValue } from '../../shared/model/values.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
-import { writeSnapshotXml } from '../../shared/snapshot/xml-writer.js';
+import { writeSnapshotXml, type SnapshotLayout } from '../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
+import { matchesAny, type AttributeFilter } from './attribute-filter.js';
 
 export type AttributeSelection = 'none' | 'default' | 'all';
 
 export interface SelectOptions {
   attrs: AttributeSelection;
   includeRuntimeId: boolean;
+  /** `snapshot --include/--exclude/--exclude-derived` on top of `attrs`. */
+  filter?: AttributeFilter;
 }
 
 /**
  * The attributes a snapshot or query writes: none, the default set (Name, Id, state flags, and IsResponding where an
- * application has it), or all of them.
+ * application has it), or all of them; then what the filter adds and, last, what it removes.
  */
 export function selectAttributes(entries: readonly AttributeEntry[], options: SelectOptions): AttributeEntry[] {
-  const withRuntimeId = options.includeRuntimeId || options.attrs === 'all';
-  return entries.filter((entry) => {
-    const control = entry.namespace === 'control';
-    if (control && entry.name === AttributeNames.RuntimeId) return withRuntimeId;
-    if (options.attrs === 'all') return true;
-    if (options.attrs === 'none') return false;
-    return (
-      control &&
-      (entry.name === AttributeNames.Name ||
-        entry.name === AttributeNames.Id ||
-        entry.name === AttributeNames.IsResponding ||
-        STATE_ATTRIBUTE_NAMES.includes(entry.name))
-    );
-  });
+  const filter = options.filter;
+  if (!filter) return entries.filter((entry) => inSelection(entry, options));
+  return entries.filter(
+    (entry) =>
+      (inSelection(entry, options) || matchesAny(filter.include, entry)) &&
+      !matchesAny(filter.exclude, entry) &&
+      !(filter.excludeDerived && entry.derived === true),
+  );
+}
+
+function inSelection(entry: AttributeEntry, options: SelectOptions): boolean {
+  const control = entry.namespace === 'control';
+  if (control && entry.name === AttributeNames.RuntimeId) return options.includeRuntimeId || options.attrs === 'all';
+  if (options.attrs === 'all') return true;
+  if (options.attrs === 'none') return false;
+  return (
+    control &&
+    (entry.name === AttributeNames.Name ||
+      entry.name === AttributeNames.Id ||
+      entry.name === AttributeNames.IsResponding ||
+      STATE_ATTRIBUTE_NAMES.includes(entry.name))
+  );
 }
 
 export function attributesJson(entries: readonly AttributeEntry[]): { [key: string]: JsonValue } {
@@ -157,9 +168,9 @@ export function readSelectedFrom(
   return names.flatMap((name) => node.attributesNamed(name)).filter((entry) => entry.namespace === 'control');
 }
 
-/** The names readSelected() asks for one by one, or 'all'. */
+/** The names readSelected() asks for one by one, or 'all' (also when include patterns may name any attribute). */
 function selectedNames(options: SelectOptions): string[] | 'all' {
-  if (options.attrs === 'all') return 'all';
+  if (options.attrs === 'all' || (options.filter?.include.length ?? 0) > 0) return 'all';
   const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
   if (options.includeRuntimeId) names.push(AttributeNames.RuntimeId);
   return names;
@@ -220,10 +231,19 @@ export function snapshotJson(node: CollectedNode): NodeJson {
 }
 
 /**
- * Writes JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline, byte for byte, in chunks of about a
- * megabyte straight from the collected nodes: no second tree of JSON objects, no one string of the whole output.
+ * Writes JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline (without `pretty`: JSON.stringify of it on
+ * one line), byte for byte, in chunks of about a megabyte straight from the collected nodes: no second tree of JSON
+ * objects, no one string of the whole output.
  */
-export function writeSnapshotJson(trees: readonly CollectedNode[], write: (chunk: string) => void): void {
+export function writeSnapshotJson(
+  trees: readonly CollectedNode[],
+  write: (chunk: string) => void,
+  layout: SnapshotLayout = {},
+): void {
+  const pretty = layout.pretty !== false;
+  const newline = pretty ? '\n' : '';
+  const step = pretty ? '  ' : '';
+  const colon = pretty ? ': ' : ':';
   let buffer = '';
   const out = (text: string) => {
     buffer += text;
@@ -232,29 +252,33 @@ export function writeSnapshotJson(trees: readonly CollectedNode[], write: (chunk
       buffer = '';
     }
   };
+  const field = (inner: string, name: string, value: string) => `${newline}${inner}"${name}"${colon}${value},`;
   const node = (collected: CollectedNode, indent: string): void => {
-    const inner = `${indent}  `;
-    const attributes = JSON.stringify(attributesJson(collected.attributes), null, 2).replace(/\n/g, `\n${inner}`);
+    const inner = `${indent}${step}`;
+    const attributesObject = attributesJson(collected.attributes);
+    const attributes = pretty
+      ? JSON.stringify(attributesObject, null, 2).replace(/\n/g, `\n${inner}`)
+      : JSON.stringify(attributesObject);
     out(
-      `{\n${inner}"runtimeId": ${JSON.stringify(collected.runtimeId)},\n${inner}"namespace": ${JSON.stringify(collected.namespace)},` +
-        `\n${inner}"role": ${JSON.stringify(collected.role)},\n${inner}"name": ${JSON.stringify(collected.name)},` +
-        `\n${inner}"attributes": ${attributes},\n${inner}"children": `,
+      `{${field(inner, 'runtimeId', JSON.stringify(collected.runtimeId))}${field(inner, 'namespace', JSON.stringify(collected.namespace))}` +
+        `${field(inner, 'role', JSON.stringify(collected.role))}${field(inner, 'name', JSON.stringify(collected.name))}` +
+        `${field(inner, 'attributes', attributes)}${newline}${inner}"children"${colon}`,
     );
     list(collected.children, inner);
-    out(`\n${indent}}`);
+    out(`${newline}${indent}}`);
   };
   const list = (nodes: readonly CollectedNode[], indent: string): void => {
     if (nodes.length === 0) {
       out('[]');
       return;
     }
-    const inner = `${indent}  `;
+    const inner = `${indent}${step}`;
     out('[');
     for (let i = 0; i < nodes.length; i++) {
-      out(i === 0 ? `\n${inner}` : `,\n${inner}`);
+      out(i === 0 ? `${newline}${inner}` : `,${newline}${inner}`);
       node(nodes[i]!, inner);
     }
-    out(`\n${indent}]`);
+    out(`${newline}${indent}]`);
   };
   list(trees, '');
   out('\n');
@@ -268,10 +292,15 @@ export function snapshotText(node: CollectedNode, depth = 0, lines: string[] = [
   return lines;
 }
 
-/** The text `snapshot` writes for the collected trees in a format. */
-export function formatSnapshot(trees: readonly CollectedNode[], format: 'xml' | 'json' | 'text'): string {
-  if (format === 'xml') return writeSnapshotXml(trees);
-  if (format === 'json') return `${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`;
+/** The text `snapshot` writes for the collected trees in a format (`pretty` applies to xml and json). */
+export function formatSnapshot(
+  trees: readonly CollectedNode[],
+  format: 'xml' | 'json' | 'text',
+  layout: SnapshotLayout = {},
+): string {
+  if (format === 'xml') return writeSnapshotXml(trees, layout);
+  if (format === 'json')
+    return `${JSON.stringify(trees.map(snapshotJson), null, layout.pretty === false ? undefined : 2)}\n`;
   return trees
     .flatMap((tree) => snapshotText(tree))
     .map((line) => `${line}\n`)

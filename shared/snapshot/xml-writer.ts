@@ -25,14 +25,22 @@ function startTag(node: SnapshotNode): string {
   return tag;
 }
 
+export interface SnapshotLayout {
+  /** Indented, one element a line (the default); false: the elements on one line after the declaration. */
+  pretty?: boolean;
+}
+
 /**
  * Writes nodes as snapshot XML (UTF-8, two-space indentation, namespaces declared once on `<snapshot>`), without
- * recursion, so any depth a snapshot may have writes. The bytes are those the format has always had (a test holds
- * them to xmlbuilder2's pretty printer, which wrote them before).
+ * recursion, so any depth a snapshot may have writes. The pretty bytes are those the format has always had (a test
+ * holds them to xmlbuilder2's pretty printer, which wrote them before).
  */
-export function writeSnapshotXml(nodes: readonly SnapshotNode[]): string {
+export function writeSnapshotXml(nodes: readonly SnapshotNode[], layout: SnapshotLayout = {}): string {
+  const pretty = layout.pretty !== false;
+  const newline = pretty ? '\n' : '';
+  const indentOf = (depth: number) => (pretty ? '  '.repeat(depth) : '');
   if (nodes.length === 0) return `${OPEN_SNAPSHOT}/>\n`;
-  const parts: string[] = [`${OPEN_SNAPSHOT}>\n`];
+  const parts: string[] = [`${OPEN_SNAPSHOT}>${newline}`];
   // Each entry: a node list and the next index in it; the depth is the stack's length.
   const lists: (readonly SnapshotNode[])[] = [nodes];
   const next: number[] = [0];
@@ -41,20 +49,20 @@ export function writeSnapshotXml(nodes: readonly SnapshotNode[]): string {
     const top = lists.length - 1;
     const list = lists[top]!;
     const i = next[top]!;
-    const indent = '  '.repeat(lists.length);
+    const indent = indentOf(lists.length);
     if (i >= list.length) {
       lists.pop();
       next.pop();
       const owner = owners.pop();
-      if (owner) parts.push(`${'  '.repeat(lists.length)}</${qualified(owner.namespace, owner.role)}>\n`);
+      if (owner) parts.push(`${indentOf(lists.length)}</${qualified(owner.namespace, owner.role)}>${newline}`);
       continue;
     }
     next[top] = i + 1;
     const node = list[i]!;
     if (node.children.length === 0) {
-      parts.push(`${indent}${startTag(node)}/>\n`);
+      parts.push(`${indent}${startTag(node)}/>${newline}`);
     } else {
-      parts.push(`${indent}${startTag(node)}>\n`);
+      parts.push(`${indent}${startTag(node)}>${newline}`);
       lists.push(node.children);
       next.push(0);
       owners.push(node);

@@ -2,17 +2,37 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { selectNodes } from '../../services/select-nodes.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
-import { collectSubtree, formatSnapshot, writeSnapshotJson, type AttributeSelection } from '../../services/snapshot.js';
+import { collectSubtree, type AttributeSelection } from '../../services/snapshot.js';
+import { parseAttributePattern, type AttributePattern } from '../../services/attribute-filter.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
+import {
+  checkSnapshotOutput,
+  snapshotSelection,
+  writeSnapshotOutput,
+  type SnapshotFormat,
+} from '../snapshot-output.js';
 
 export interface SnapshotOptions extends RuntimeCliOptions {
-  format: 'xml' | 'json' | 'text';
+  format: SnapshotFormat;
   maxDepth?: number;
   attrs: AttributeSelection;
   includeRuntimeId?: boolean;
+  include?: AttributePattern[];
+  exclude?: AttributePattern[];
+  excludeDerived?: boolean;
+  pretty: boolean;
+  output?: string;
+  split?: string;
   stats?: boolean;
   timeout?: number;
 }
+
+const collectPatterns =
+  (option: string) =>
+  (value: string, previous: AttributePattern[] | undefined): AttributePattern[] => [
+    ...(previous ?? []),
+    parseAttributePattern(option, value),
+  ];
 
 export function registerSnapshot(program: Command): void {
   addRuntimeOptions(
@@ -29,9 +49,25 @@ export function registerSnapshot(program: Command): void {
         'default',
       )
       .option('--include-runtime-id', 'write RuntimeId on every node')
+      .option(
+        '--include <NS:NAME...>',
+        'also write the attributes matching NS:NAME (* matches any characters: control:Bounds*, native:*); repeatable',
+        collectPatterns('--include'),
+      )
+      .option(
+        '--exclude <NS:NAME...>',
+        'leave out the attributes matching NS:NAME, after --attrs and --include; repeatable',
+        collectPatterns('--exclude'),
+      )
+      .option('--exclude-derived', 'leave out the derived aliases (Bounds.X/Y/Width/Height, ActivationPoint.X/Y)')
+      .option('--pretty', 'xml and json: indented, one element or field a line (the default)')
+      .option('--no-pretty', 'xml and json: compact, without indentation or line breaks')
+      .option('--output <file>', 'write to FILE instead of stdout (stdout then names the file)')
+      .option('--split <prefix>', 'one file per selected root: PREFIX-001.xml, PREFIX-002.xml ... (.json, .txt)')
       .option('--timeout <ms>', 'give up after this many milliseconds (exit 4)', parseTimeout)
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (xpath: string, options: SnapshotOptions) => {
+    checkSnapshotOutput(options);
     if (options.mockFile) {
       const { snapshotMockFile } = await import('../mock-file.js');
       if (snapshotMockFile(xpath, options)) return;
@@ -46,18 +82,10 @@ export function registerSnapshot(program: Command): void {
         `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
       );
       const collect = collectSubtree.bind(null, session.runtime);
-      const work = Promise.all(
-        roots.map((root) =>
-          collect(root, {
-            attrs: options.attrs,
-            includeRuntimeId: options.includeRuntimeId === true,
-            maxDepth: options.maxDepth,
-          }),
-        ),
-      );
+      const subtree = { ...snapshotSelection(options), maxDepth: options.maxDepth };
+      const work = Promise.all(roots.map((root) => collect(root, subtree)));
       const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
-      if (options.format === 'json') writeSnapshotJson(trees, (chunk) => process.stdout.write(chunk));
-      else process.stdout.write(formatSnapshot(trees, options.format));
+      writeSnapshotOutput(trees, options);
       if (options.stats) {
         stats.write(trees.length);
       }
@@ -86,7 +114,7 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   });
 }
 
-function parseFormat(value: string): 'xml' | 'json' | 'text' {
+function parseFormat(value: string): SnapshotFormat {
   if (value !== 'xml' && value !== 'json' && value !== 'text') {
     throw new InspectorError('usage', `--format must be xml, json or text, got "${value}"`);
   }

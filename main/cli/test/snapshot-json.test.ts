@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import { Runtime } from '../../runtime/runtime.js';
 import { collectSubtree, snapshotJson, writeSnapshotJson, type CollectedNode } from '../../services/snapshot.js';
 
-function written(trees: readonly CollectedNode[]): { text: string; chunks: number } {
+function written(trees: readonly CollectedNode[], pretty = true): { text: string; chunks: number } {
   const chunks: string[] = [];
-  writeSnapshotJson(trees, (chunk) => chunks.push(chunk));
+  writeSnapshotJson(trees, (chunk) => chunks.push(chunk), { pretty });
   return { text: chunks.join(''), chunks: chunks.length };
 }
 
@@ -21,8 +21,10 @@ test('writeSnapshotJson writes what JSON.stringify of the JSON tree writes, byte
       });
       const trees = [tree, tree.children[0]!];
       assert.equal(written(trees).text, `${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`, attrs);
+      assert.equal(written(trees, false).text, `${JSON.stringify(trees.map(snapshotJson))}\n`, `${attrs}, compact`);
     }
     assert.equal(written([]).text, '[]\n');
+    assert.equal(written([], false).text, '[]\n');
     // A large output goes out in several chunks, never as one string of the whole output.
     const tree = await collectSubtree(runtime, runtime.desktop, {
       attrs: 'all',

@@ -116,3 +116,13 @@ test('the writer writes the bytes xmlbuilder2 wrote before it, at any depth', as
   for (let i = 0; i < 4000; i++) deep = { namespace: 'item', role: 'TreeItem', attributes: [], children: [deep] };
   assert.equal(writeSnapshotXml([deep]).split('\n').length, 8_005);
 });
+
+test('the compact layout holds the same nodes on one line after the declaration', () => {
+  for (let seed = 1; seed <= 50; seed++) {
+    const nodes = readSnapshotXml(snapshotXml(randomSnapshotTree(seed)));
+    const compact = writeSnapshotXml(nodes, { pretty: false });
+    assert.equal(compact.split('\n').length, 3, `seed ${seed}: declaration, elements, final newline`);
+    assert.doesNotMatch(compact.split('\n')[1]!, />\s+</, `seed ${seed}: no whitespace between elements`);
+    assert.deepEqual(readSnapshotXml(compact), nodes, `seed ${seed}`);
+  }
+});
