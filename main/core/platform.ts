@@ -127,7 +127,8 @@ export interface WindowManager {
   list(): Promise<WindowInfo[]>;
   /** Top-level windows containing the point, topmost first (X stacking order). */
   windowsAtPoint(point: Point): Promise<WindowInfo[]>;
-  activate(id: WindowId): Promise<void>;
+  /** Asks for the window to be shown, raised and focused; waits for it up to `waitMs` (the backend's own default). */
+  activate(id: WindowId, options?: { waitMs?: number }): Promise<void>;
   close(id: WindowId): Promise<void>;
   minimize(id: WindowId): Promise<void>;
   maximize(id: WindowId): Promise<void>;

@@ -103,21 +103,12 @@ export async function pointOf(node: RuntimeNode): Promise<Point> {
   return { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
 }
 
-/** The process id of an element: its own ProcessId attribute or the nearest ancestor's. */
-export async function processIdOf(node: RuntimeNode): Promise<number | undefined> {
-  for (let current: RuntimeNode | undefined = node; current; current = current.parent) {
-    const entry = await current.attribute('control', AttributeNames.ProcessId).catch(() => undefined);
-    if (entry && (entry.value.type === 'Integer' || entry.value.type === 'Number')) return entry.value.value;
-  }
-  return undefined;
-}
-
 export const formatRect = (r: Rect) => `${r.x},${r.y},${r.width},${r.height}`;
 export const formatPoint = (p: Point) => `${Math.round(p.x * 100) / 100},${Math.round(p.y * 100) / 100}`;
 
 /**
- * Holds the process until the duration has passed or, without one, until it is asked to stop (Ctrl-C, SIGTERM); ends
- * early with the platform's error when the platform loses its desktop (the X server stopped). A timer keeps the
+ * Holds the process until the duration has passed or it is asked to stop (Ctrl-C, SIGTERM: `highlight --clear`);
+ * ends early with the platform's error when the platform loses its desktop (the X server stopped). A timer keeps the
  * event loop alive meanwhile: signal listeners alone do not, and the process would end at once.
  */
 export async function holdUntil(platform: PlatformBundle, durationMs: number | undefined): Promise<void> {
@@ -126,10 +117,8 @@ export async function holdUntil(platform: PlatformBundle, durationMs: number | u
   const stopped = new Promise<undefined>((resolve) => {
     done = () => resolve(undefined);
     timer = durationMs !== undefined ? setTimeout(done, durationMs) : setInterval(() => {}, 1 << 30);
-    if (durationMs === undefined) {
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    }
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
   });
   try {
     const lost = await Promise.race([stopped, ...(platform.whenLost ? [platform.whenLost()] : [])]);

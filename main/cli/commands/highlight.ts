@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Rect } from '../../../shared/model/values.js';
 import { addRuntimeOptions } from '../options.js';
+import { clearHighlights, enterRunningHighlight } from '../highlight-registry.js';
 import type { RuntimeCliOptions } from '../command-runtime.js';
 import {
   boundsOf,
@@ -17,6 +18,7 @@ import {
 interface HighlightOptions extends RuntimeCliOptions {
   rect?: Rect[];
   duration?: number;
+  clear?: boolean;
 }
 
 const overlaps = (a: Rect, b: Rect) =>
@@ -29,9 +31,28 @@ export function registerHighlight(program: Command): void {
       .description('outline elements (or rectangles) on screen; lives until the highlight is cleared')
       .argument('[xpath]', 'elements to outline (their Bounds)')
       .option('--rect <x,y,w,h>', 'a desktop rectangle to outline (repeatable)', collectRects)
-      .option('--duration <ms>', 'clear after this many milliseconds (default: until Ctrl-C)', parseDuration),
+      .option('--duration <ms>', 'clear after this many milliseconds (default: until Ctrl-C)', parseDuration)
+      .option(
+        '--clear',
+        'end every running highlight of this user on this display (alone, or before showing a new one)',
+      ),
   ).action(async (xpath: string | undefined, options: HighlightOptions) => {
-    if (!xpath && !options.rect?.length) throw new InspectorError('usage', 'highlight needs an <xpath> or --rect');
+    const showing = Boolean(xpath) || (options.rect?.length ?? 0) > 0;
+    if (!showing && !options.clear) throw new InspectorError('usage', 'highlight needs an <xpath>, --rect or --clear');
+    if (!showing && options.duration !== undefined) {
+      throw new InspectorError('usage', '--duration goes with a highlight to show (an <xpath> or --rect)');
+    }
+    if (options.clear) {
+      const cleared = await clearHighlights(process.env.DISPLAY);
+      process.stdout.write(`cleared ${cleared.ended.length} highlight${cleared.ended.length === 1 ? '' : 's'}\n`);
+      if (cleared.running.length > 0) {
+        throw new InspectorError(
+          'action-failed',
+          `highlight ${cleared.running.join(', ')} did not end within the wait after SIGTERM`,
+        );
+      }
+      if (!showing) return;
+    }
     const session = await openDevices(options, Boolean(xpath));
     try {
       const rects = [...(options.rect ?? [])];
@@ -52,10 +73,15 @@ export function registerHighlight(program: Command): void {
       }
       const highlight = device(session.platform, 'highlight');
       await highlight.highlight({ rects, ...(options.duration !== undefined ? { durationMs: options.duration } : {}) });
-      for (const rect of rects) process.stdout.write(`${formatRect(rect)}\n`);
-      if (options.duration === undefined) process.stderr.write('highlighting; press Ctrl-C to clear\n');
-      await holdUntil(session.platform, options.duration);
-      await highlight.clear();
+      const unregister = enterRunningHighlight(process.env.DISPLAY);
+      try {
+        for (const rect of rects) process.stdout.write(`${formatRect(rect)}\n`);
+        if (options.duration === undefined) process.stderr.write('highlighting; press Ctrl-C to clear\n');
+        await holdUntil(session.platform, options.duration);
+        await highlight.clear();
+      } finally {
+        unregister();
+      }
     } finally {
       await session.close();
     }

@@ -4,6 +4,7 @@ import type { Point } from '../../../shared/model/values.js';
 import { PointerController } from '../../runtime/input/pointer.js';
 import { motionModes, type MotionMode, type PointerOverrides } from '../../runtime/input/pointer-motion.js';
 import type { PointerButton } from '../../core/platform.js';
+import { activateWindowOf } from '../../services/windows.js';
 import { addRuntimeOptions } from '../options.js';
 import type { RuntimeCliOptions } from '../command-runtime.js';
 import {
@@ -16,7 +17,17 @@ import {
   pointOf,
 } from './device-support.js';
 
-const actions = ['move', 'click', 'double-click', 'press', 'release', 'scroll', 'drag', 'position'] as const;
+const actions = [
+  'move',
+  'click',
+  'double-click',
+  'multi-click',
+  'press',
+  'release',
+  'scroll',
+  'drag',
+  'position',
+] as const;
 type PointerAction = (typeof actions)[number];
 
 interface PointerOptions extends RuntimeCliOptions {
@@ -25,7 +36,21 @@ interface PointerOptions extends RuntimeCliOptions {
   button: PointerButton;
   delta: Point;
   motion?: MotionMode;
+  count?: number;
+  /** False with --no-activate. */
+  activate: boolean;
   format: 'text' | 'json';
+}
+
+/** The most clicks one `multi-click` sends. */
+export const MAX_CLICK_COUNT = 100;
+
+export function parseClickCount(value: string): number {
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(count >= 2 && count <= MAX_CLICK_COUNT)) {
+    throw new InspectorError('usage', `--count must be a whole number from 2 to ${MAX_CLICK_COUNT}, got "${value}"`);
+  }
+  return count;
 }
 
 function parseButton(value: string): PointerButton {
@@ -56,6 +81,8 @@ export function registerPointer(program: Command): void {
       .option('--button <button>', 'left, middle or right', parseButton, 'left')
       .option('--delta <dx,dy>', 'scroll: wheel steps (positive: right, down)', parsePoint, { x: 0, y: 3 })
       .option('--motion <mode>', `path of the move: ${motionModes.join(', ')}`, parseMotion)
+      .option('--count <n>', `multi-click: how many clicks, 2 to ${MAX_CLICK_COUNT} (default 2)`, parseClickCount)
+      .option('--no-activate', "leave the element's window as it is (by default it is activated first)")
       .option('--format <format>', 'position: text or json', 'text'),
   ).action(async (action: string, xpath: string | undefined, options: PointerOptions) => {
     if (!actions.includes(action as PointerAction)) {
@@ -66,10 +93,16 @@ export function registerPointer(program: Command): void {
     if (needsTarget && !xpath && !options.at)
       throw new InspectorError('usage', `pointer ${action} needs an <xpath> or --at x,y`);
     if (action === 'drag' && !options.to) throw new InspectorError('usage', 'pointer drag needs --to x,y');
+    if (options.count !== undefined && action !== 'multi-click') {
+      throw new InspectorError('usage', `--count goes with pointer multi-click, not pointer ${action}`);
+    }
     const session = await openDevices(options, Boolean(xpath));
     try {
       const pointerDevice = device(session.platform, 'pointer');
-      const target = xpath ? await pointOf((await nodesFor(session.tree!, xpath))[0]!) : options.at;
+      const node = xpath ? (await nodesFor(session.tree!, xpath))[0]! : undefined;
+      if (node && options.activate && action !== 'position')
+        await activateWindowOf(session.platform.windowManager, node);
+      const target = node ? await pointOf(node) : options.at;
       const overrides: PointerOverrides = options.motion ? { motion: options.motion } : {};
       if (action === 'position') {
         const position = await pointerDevice.position();
@@ -90,6 +123,9 @@ export function registerPointer(program: Command): void {
               break;
             case 'double-click':
               await pointer.multiClick(target, options.button, 2, overrides);
+              break;
+            case 'multi-click':
+              await pointer.multiClick(target, options.button, options.count ?? 2, overrides);
               break;
             case 'press':
               await pointer.press(target, options.button, overrides);

@@ -1,14 +1,16 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import type { WindowInfo, WindowManager } from '../../core/platform.js';
-import type { RuntimeNode } from '../../runtime/node.js';
-import { addRuntimeOptions } from '../options.js';
+import type { WindowInfo } from '../../core/platform.js';
+import { activateWindowOf, bringToFront, DEFAULT_BRING_TO_FRONT_WAIT_MS, windowOf } from '../../services/windows.js';
+import { addRuntimeOptions, parseMilliseconds } from '../options.js';
 import type { RuntimeCliOptions } from '../command-runtime.js';
-import { boundsOf, device, formatRect, nodesFor, openDevices, processIdOf } from './device-support.js';
+import { device, formatRect, nodesFor, openDevices } from './device-support.js';
 
 interface WindowOptions extends RuntimeCliOptions {
   list?: boolean;
   activate?: boolean;
+  bringToFront?: boolean;
+  waitMs?: number;
   minimize?: boolean;
   maximize?: boolean;
   restore?: boolean;
@@ -21,19 +23,6 @@ interface WindowOptions extends RuntimeCliOptions {
 function windowLine(window: WindowInfo): string {
   const pid = window.processId !== undefined ? ` pid=${window.processId}` : '';
   return `0x${window.id.toString(16)}${pid} "${window.name}" ${formatRect(window.bounds)}${window.isActive ? ' active' : ''}`;
-}
-
-/** The top-level window an element lives in, from its process id, name and bounds (PlatynUI §8, X11). */
-async function windowOf(wm: WindowManager, node: RuntimeNode): Promise<number> {
-  const processId = await processIdOf(node);
-  const bounds = await boundsOf(node);
-  const id = await wm.resolveWindow({
-    ...(processId !== undefined ? { processId } : {}),
-    name: node.name,
-    ...(bounds ? { bounds } : {}),
-  });
-  if (id === undefined) throw new InspectorError('action-failed', `no top-level window found for ${node.describe()}`);
-  return id;
 }
 
 function integer(value: string, what: string): number {
@@ -49,6 +38,15 @@ export function registerWindow(program: Command): void {
       .argument('[xpath]', 'elements whose windows to act on')
       .option('--list', 'print the windows (id, pid, name, bounds, active)')
       .option('--activate', 'bring the window to the front and focus it')
+      .option(
+        '--bring-to-front',
+        'show (if minimized), raise and focus the window, and fail unless it is the active window within --wait-ms',
+      )
+      .option(
+        '--wait-ms <ms>',
+        `--bring-to-front: how long to wait for the window to come to the front (default ${DEFAULT_BRING_TO_FRONT_WAIT_MS})`,
+        parseMilliseconds('--wait-ms', 0),
+      )
       .option('--minimize', 'minimize the window')
       .option('--maximize', 'maximize the window')
       .option('--restore', 'restore a minimized or maximized window')
@@ -57,14 +55,30 @@ export function registerWindow(program: Command): void {
       .option('--resize <w h...>', 'resize the window (client area) to w h')
       .option('--format <format>', 'text or json', 'text'),
   ).action(async (xpath: string | undefined, options: WindowOptions) => {
-    const chosen = ['list', 'activate', 'minimize', 'maximize', 'restore', 'close', 'move', 'resize'].filter(
-      (key) => options[key as keyof WindowOptions] !== undefined,
-    );
+    const actions = {
+      list: 'list',
+      activate: 'activate',
+      bringToFront: 'bring-to-front',
+      minimize: 'minimize',
+      maximize: 'maximize',
+      restore: 'restore',
+      close: 'close',
+      move: 'move',
+      resize: 'resize',
+    } as const;
+    const chosen = (Object.keys(actions) as Array<keyof typeof actions>)
+      .filter((key) => options[key] !== undefined)
+      .map((key) => actions[key]);
     if (chosen.length !== 1) {
       throw new InspectorError(
         'usage',
-        'window needs exactly one of --list --activate --minimize --maximize --restore --close --move --resize',
+        `window needs exactly one of ${Object.values(actions)
+          .map((name) => `--${name}`)
+          .join(' ')}`,
       );
+    }
+    if (options.waitMs !== undefined && !options.bringToFront) {
+      throw new InspectorError('usage', '--wait-ms goes with --bring-to-front');
     }
     if (!xpath && !options.list) throw new InspectorError('usage', `window --${chosen[0]} needs an <xpath>`);
     const pair = (values: string[] | undefined, what: string): [number, number] => {
@@ -91,6 +105,7 @@ export function registerWindow(program: Command): void {
       }
       for (const id of ids) {
         if (options.activate) await wm.activate(id);
+        else if (options.bringToFront) await bringToFront(wm, id, options.waitMs ?? DEFAULT_BRING_TO_FRONT_WAIT_MS);
         else if (options.minimize) await wm.minimize(id);
         else if (options.maximize) await wm.maximize(id);
         else if (options.restore) await wm.restore(id);
@@ -120,11 +135,7 @@ export function registerFocus(program: Command): void {
     const session = await openDevices(options, true);
     try {
       const node = (await nodesFor(session.tree!, xpath))[0]!;
-      const wm = session.platform.windowManager;
-      if (wm) {
-        const id = await windowOf(wm, node).catch(() => undefined);
-        if (id !== undefined) await wm.activate(id);
-      }
+      await activateWindowOf(session.platform.windowManager, node);
       await node.performAction({ action: 'focus' });
       process.stdout.write(`focused ${node.describe()}\n`);
     } finally {

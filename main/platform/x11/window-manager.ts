@@ -108,7 +108,7 @@ export class X11WindowManager implements WindowManager {
     return pid !== undefined && this.ownProcessIds.has(pid);
   }
 
-  async activate(id: WindowId): Promise<void> {
+  async activate(id: WindowId, options: { waitMs?: number } = {}): Promise<void> {
     const c = this.connection;
     this.requireWindow(id);
     if (this.supports('_NET_ACTIVE_WINDOW')) {
@@ -119,7 +119,7 @@ export class X11WindowManager implements WindowManager {
         c.xlib.XSetInputFocus(c.display, id, 2, CurrentTime);
       });
     }
-    await this.waitFor(() => this.activeWindow() === id);
+    await this.waitFor(() => this.activeWindow() === id, options.waitMs);
   }
 
   async close(id: WindowId): Promise<void> {
@@ -391,8 +391,8 @@ export class X11WindowManager implements WindowManager {
     return new InspectorError('stale-node', `window 0x${id.toString(16)} does not exist (any more)`);
   }
 
-  private async waitFor(done: () => boolean): Promise<boolean> {
-    const deadline = Date.now() + WAIT_MS;
+  private async waitFor(done: () => boolean, waitMs = WAIT_MS): Promise<boolean> {
+    const deadline = Date.now() + waitMs;
     for (;;) {
       if (done()) return true;
       if (Date.now() >= deadline) return false;
