@@ -52,7 +52,7 @@ describe('device commands (mock platform)', () => {
 
   it('reports usage errors with exit code 2', () => {
     const cases: Array<[string[], RegExp]> = [
-      [['highlight', '--provider', 'mock'], /needs an <xpath> or --rect/],
+      [['highlight', '--provider', 'mock'], /needs an <xpath>, --rect or --clear/],
       [['highlight', '--rect', '1,2,3', '--provider', 'mock'], /x,y,width,height/],
       [['pointer', 'click', '--provider', 'mock'], /needs an <xpath> or --at/],
       [['pointer', 'drag', '--at', '1,1', '--provider', 'mock'], /needs --to/],
