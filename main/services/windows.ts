@@ -19,13 +19,24 @@ export async function processIdOf(node: RuntimeNode): Promise<number | undefined
   return undefined;
 }
 
-/** The top-level window an element lives in, from its process id, name and bounds (PlatynUI §8, X11). */
+/** The element's top-level element in the tree: itself or its ancestor right below the application or desktop. */
+function topLevelOf(node: RuntimeNode): RuntimeNode {
+  let current = node;
+  while (current.parent?.parent && current.parent.namespace !== 'app') current = current.parent;
+  return current;
+}
+
+/**
+ * The top-level window an element lives in, from its process id and its top-level element's name and bounds
+ * (PlatynUI §8, X11): two windows of one application at one place are told apart by their names.
+ */
 export async function windowOf(wm: WindowManager, node: RuntimeNode): Promise<WindowId> {
   const processId = await processIdOf(node);
-  const bounds = await boundsOf(node);
+  const topLevel = topLevelOf(node);
+  const bounds = await boundsOf(topLevel);
   const id = await wm.resolveWindow({
     ...(processId !== undefined ? { processId } : {}),
-    name: node.name,
+    name: topLevel.name,
     ...(bounds ? { bounds } : {}),
   });
   if (id === undefined) throw new InspectorError('action-failed', `no top-level window found for ${node.describe()}`);
