@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readSnapshotXml } from '../../../shared/snapshot/xml-reader.js';
 import { matchesAny, parseAttributePattern } from '../../services/attribute-filter.js';
+import { DEFAULT_MOCK_SECRET } from '../../providers/mock/default-tree.js';
 import { splitFileName } from '../snapshot-output.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -98,6 +99,15 @@ describe('snapshot --include, --exclude, --exclude-derived', () => {
       attributes.filter((name) => name.startsWith('Is') || name.includes('.') || name === 'RuntimeId'),
       [],
     );
+  });
+
+  it('never writes a secret value, whatever the patterns name', () => {
+    for (const format of ['xml', 'json', 'text']) {
+      const result = cli('snapshot', '--provider', 'mock', '--include', 'control:*', 'native:*', '--format', format);
+      assert.equal(result.status, 0, result.stderr);
+      if (format !== 'text') assert.ok(result.stdout.includes('IsSecure'), 'the password field is in the output');
+      assert.ok(!result.stdout.includes(DEFAULT_MOCK_SECRET), format);
+    }
   });
 
   it('refuses a bad pattern with exit 2 before reading the tree', () => {
