@@ -13,10 +13,15 @@ import { ancestryOf } from '../services/ancestry.js';
 import { boundsOf } from '../services/bounds.js';
 import { exportNode, locatorsOf } from '../services/locate.js';
 import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
+import { nameCatalog } from '../services/name-catalog.js';
+import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
+
+/** A comparison lists at most this many nodes to a page (the counts stay whole). */
+const SNAPSHOT_DIFF_ENTRIES = 5000;
 
 type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
@@ -208,6 +213,13 @@ export class InspectorDispatcher {
       }),
       snapshot: async ({ runtimeId, maxDepth, attrs }) =>
         snapshotXml(runtime, runtimeId ? session.node(runtimeId) : runtime.desktop, { attrs, maxDepth }),
+      'snapshot.diff': async ({ before, after }) =>
+        diffSnapshotTexts(
+          { xml: before.xml, source: before.name },
+          { xml: after.xml, source: after.name },
+          { maxEntries: SNAPSHOT_DIFF_ENTRIES },
+        ),
+      names: async () => nameCatalog(runtime),
       'settings.get': async () => ({ settings: session.getSettings() }),
       'settings.set': async ({ values }) => session.setSettings(values),
       status: async () => ({

@@ -4,6 +4,7 @@ import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
 import { ExportPanel } from './ExportPanel.js';
 import { PatternsPanel } from './PatternsPanel.js';
+import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
 import { XPathConsole } from './XPathConsole.js';
@@ -134,6 +135,7 @@ function TopBar({ dark }: { dark: boolean }) {
         />
         Follow focus
       </label>
+      <SnapshotTools />
       <span className="spacer" />
       <label className="check">
         Theme

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { AttributeEntry } from '../../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, isAliasName } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
-import type { Namespace } from '../../../shared/model/namespaces.js';
+import { attributeKey, qualifiedRole, type Namespace } from '../../../shared/model/namespaces.js';
 import type { UiValue } from '../../../shared/model/values.js';
 import { uiBool, uiPoint, uiRect, uiString } from '../../../shared/model/values.js';
 import type { SnapshotNode } from '../../../shared/snapshot/model.js';
@@ -383,7 +383,8 @@ export class MockRuntimeIds {
 
 /** Deterministic, opt-in provider over a tree read from snapshot XML (the embedded default or `--mock-file`). */
 export class MockProvider implements UiTreeProvider {
-  readonly descriptor = MOCK_DESCRIPTOR;
+  /** The mock's descriptor, naming the roles and attributes its tree holds (its catalog). */
+  readonly descriptor: ProviderDescriptor;
   readonly log: string[] = [];
   private readonly listeners = new Set<ProviderEventListener>();
   private readonly rootNodes: MockNode[];
@@ -393,14 +394,19 @@ export class MockProvider implements UiTreeProvider {
 
   constructor(document: MockDocument) {
     const given = new Set<string>();
+    const elements = new Set<string>();
+    const attributes = new Set<string>();
     const specs: SnapshotNode[] = [...document.roots];
     for (let spec = specs.pop(); spec; spec = specs.pop()) {
+      elements.add(qualifiedRole(spec.namespace, spec.role));
+      for (const entry of spec.attributes) attributes.add(attributeKey(entry.namespace, entry.name));
       const id = stringAttribute(spec, AttributeNames.RuntimeId);
       if (id !== undefined) given.add(id);
       specs.push(...spec.children);
     }
     this.ids = new MockRuntimeIds(given);
     this.rootNodes = this.build(document.roots);
+    this.descriptor = { ...MOCK_DESCRIPTOR, names: { elements: [...elements], attributes: [...attributes] } };
   }
 
   private readonly ids: MockRuntimeIds;
