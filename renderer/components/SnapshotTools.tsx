@@ -103,7 +103,7 @@ function CompareDialog({ onClose }: { onClose: () => void }) {
           Close
         </button>
       </div>
-      <p role="status">
+      <p className="compare-outcome" aria-live="polite">
         {outcome.state === 'running'
           ? 'Comparing…'
           : outcome.state === 'failed'

@@ -41,7 +41,7 @@ export function TreeFilterStatus() {
             : `Matches among the loaded nodes`;
   return (
     <div className="tree-filter-status">
-      <span role="status">{line}</span>
+      <span aria-live="polite">{line}</span>
       {search.state === 'idle' || search.state === 'failed' ? (
         <button type="button" onClick={run}>
           Search the whole tree
