@@ -3,6 +3,7 @@ import type { SnapshotDiffResult } from '../../shared/api/schema.js';
 import { useSlice, useStores } from '../app-context.js';
 import { errorOf } from '../model/errors.js';
 import { nodeLabel } from '../model/labels.js';
+import { openSnapshotView } from '../stores/snapshot-view.js';
 
 /** Offers a text as a file download (the browser's save dialog or downloads folder). */
 function download(text: string, fileName: string): void {
@@ -43,8 +44,31 @@ export function SnapshotTools() {
       (error: unknown) => session.getState().say(`Snapshot failed: ${errorOf(error).message}`, 'error'),
     );
   };
+  const stores = useStores();
+  const open = (file: File | undefined) => {
+    if (!file) return;
+    file
+      .text()
+      .then((xml) => openSnapshotView(stores, xml, file.name))
+      .then(
+        (nodes) => session.getState().say(`Opened the snapshot ${file.name} (${nodes} nodes), offline and read-only`),
+        (error: unknown) => session.getState().say(`Could not open ${file.name}: ${errorOf(error).message}`, 'error'),
+      );
+  };
   return (
     <>
+      <label className="file-button" title="Look at a snapshot file instead of the live desktop (read-only)">
+        Open snapshot
+        <input
+          type="file"
+          className="visually-hidden"
+          accept=".xml,application/xml"
+          onChange={(e) => {
+            open(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+      </label>
       <button type="button" onClick={save} title="Save the selected node's subtree as a snapshot file">
         Save snapshot
       </button>

@@ -109,6 +109,18 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     }),
   );
 
+  // The providers' catalog, asked for again whenever the host's description changes (a snapshot opened or closed).
+  // Without it the names are checked against the loaded tree alone.
+  offs.push(
+    session.subscribe((state, previous) => {
+      if (!state.info || state.info === previous.info) return;
+      void client.names().then(
+        (names) => (catalog = names),
+        () => undefined,
+      );
+    }),
+  );
+
   const loadSettings = async () => {
     await settings.getState().load(client);
     applySettings();
@@ -117,11 +129,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const start = async () => {
     const info = await session.getState().connect();
     if (!info) return;
-    // Without the catalog the names are checked against the live tree alone.
-    void client.names().then(
-      (names) => (catalog = names),
-      () => undefined,
-    );
+
     if (selectAccessibilityOn(session.getState())) await tree.getState().setRoot(info.desktop);
   };
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { StoresContext } from '../app-context.js';
+import { SnapshotBanner } from '../components/SnapshotBanner.js';
 import { SnapshotTools } from '../components/SnapshotTools.js';
 import { TreeFilterStatus } from '../components/TreeFilterStatus.js';
 import { nodeLabel } from '../model/labels.js';
@@ -17,6 +18,9 @@ import { createInspector, type Inspector } from '../stores/wiring.js';
 import { connectedHost } from './support/host.js';
 
 afterEach(() => cleanup());
+
+/** waitFor with room for a loaded machine (the default second is too short for a host starting a worker). */
+const eventually = <T,>(check: () => T) => waitFor(check, { timeout: 20000 });
 
 type TestContext = { after(fn: () => void | Promise<void>): void };
 
@@ -83,16 +87,16 @@ test('no loaded match says so; searching the whole tree loads the path to each m
   const tree = inspector.stores.tree;
   const screen = show(inspector, <TreeFilterStatus />);
   tree.getState().setFilter('Results');
-  await waitFor(() => screen.getByText('No loaded node matches "Results"'));
+  await eventually(() => screen.getByText('No loaded node matches "Results"'));
   assert.deepEqual(tree.getState().rows, []);
   fireEvent.click(screen.getByRole('button', { name: 'Search the whole tree' }));
-  await waitFor(() => screen.getByText('1 matches in the whole tree, shown under their parents'));
+  await eventually(() => screen.getByText('1 matches in the whole tree, shown under their parents'));
   const rows = labels(inspector);
   assert.equal(rows.at(-1), `${'  '.repeat(16)}Heading "Results"`);
   assert.equal(rows.length, 17);
   tree.getState().setFilter('nothing like it');
-  fireEvent.click(await waitFor(() => screen.getByRole('button', { name: 'Search the whole tree' })));
-  await waitFor(() => screen.getByText('No node in the whole tree matches "nothing like it"'));
+  fireEvent.click(await eventually(() => screen.getByRole('button', { name: 'Search the whole tree' })));
+  await eventually(() => screen.getByText('No node in the whole tree matches "nothing like it"'));
 });
 
 test('typos in names are found against the catalog and the tree, with a suggestion in the 0-results summary', async (t) => {
@@ -142,7 +146,7 @@ test('comparing two snapshot files lists the nodes added, removed and changed wi
     target: { files: [new File([changed], 'after.xml', { type: 'application/xml' })] },
   });
   fireEvent.click(compare);
-  await waitFor(() => within(dialog).getByText(/^0 added, 1 removed, 1 changed \(31 nodes before, 30 after\)$/));
+  await eventually(() => within(dialog).getByText(/^0 added, 1 removed, 1 changed \(31 nodes before, 30 after\)$/));
   const items = within(within(dialog).getByRole('list', { name: 'Differences' })).getAllByRole('listitem');
   const entries = items.filter((item) => item.classList.contains('difference')).map((item) => item.textContent ?? '');
   assert.equal(entries.length, 2);
@@ -152,5 +156,63 @@ test('comparing two snapshot files lists the nodes added, removed and changed wi
     target: { files: [new File(['<snapshot><Broken'], 'broken.xml')] },
   });
   fireEvent.click(compare);
-  await waitFor(() => within(dialog).getByText(/^broken\.xml: /));
+  await eventually(() => within(dialog).getByText(/^broken\.xml: /));
+});
+
+test('an opened snapshot is the tree until going back: offline, read-only, marked, with its own names', async (t) => {
+  const inspector = await inspect(t);
+  const { client, xpath, session } = inspector.stores;
+  const xml = `<snapshot xmlns="urn:platynui:control" xmlns:app="urn:platynui:app">
+  <app:Application Name="Saved app"><Window Name="Saved window"><Gauge Name="Level" Id="level"/></Window></app:Application>
+</snapshot>`;
+  const screen = show(
+    inspector,
+    <>
+      <SnapshotBanner />
+      <SnapshotTools />
+    </>,
+  );
+  assert.equal(screen.queryByRole('region', { name: 'Offline snapshot' }), null, 'live: no banner');
+  fireEvent.change(screen.getByLabelText('Open snapshot'), {
+    target: { files: [new File([xml], 'saved.xml', { type: 'application/xml' })] },
+  });
+  const banner = await eventually(() => screen.getByRole('region', { name: 'Offline snapshot' }));
+  assert.match(banner.textContent ?? '', /Offline.*saved\.xml, read-only/);
+  await eventually(() =>
+    assert.equal(session.getState().message?.text, 'Opened the snapshot saved.xml (3 nodes), offline and read-only'),
+  );
+  assert.deepEqual(labels(inspector).slice(1), ['  app:Application "Saved app"']);
+  await xpath.getState().evaluate('//Gauge');
+  assert.equal(xpath.getState().count, 1, "the snapshot's tree answers XPath");
+  assert.deepEqual(xpath.getState().nameProblems, [], "the snapshot's roles are its catalog");
+  const status = await client.status();
+  assert.deepEqual([status.capabilities.pick, status.capabilities.highlight], [false, false]);
+  const found: string[] = [];
+  await client.evaluate('//Gauge', {
+    onItems: (items) => items.forEach((i) => i.type === 'node' && found.push(i.node.runtimeId)),
+  }).done;
+  const node = await client.node(found[0]!);
+  await assert.rejects(
+    client.action(node.runtimeId, node.revision, 'focus'),
+    /saved\.xml is a snapshot: it is read-only/,
+  );
+  fireEvent.click(within(banner).getByRole('button', { name: 'Back to the live desktop' }));
+  await eventually(() => assert.equal(screen.queryByRole('region', { name: 'Offline snapshot' }), null));
+  await eventually(() =>
+    assert.deepEqual(labels(inspector).slice(1), ['  app:Application "Studio"', '  app:Application "Login"']),
+  );
+  await eventually(() => assert.equal(xpath.getState().status, 'done'));
+  assert.equal(xpath.getState().count, 0, 'the live desktop has no gauge');
+});
+
+test('a snapshot that is not one is refused naming the file, line and column; the live tree stays', async (t) => {
+  const inspector = await inspect(t);
+  const screen = show(inspector, <SnapshotTools />);
+  fireEvent.change(screen.getByLabelText('Open snapshot'), {
+    target: { files: [new File(['<snapshot xmlns="urn:platynui:control">\n  <Window>'], 'broken.xml')] },
+  });
+  await eventually(() =>
+    assert.match(inspector.stores.session.getState().message?.text ?? '', /^Could not open broken\.xml: broken\.xml:/),
+  );
+  assert.equal((await inspector.stores.client.status()).snapshot, undefined);
 });

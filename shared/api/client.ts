@@ -151,6 +151,8 @@ export class InspectorClient {
   snapshot = (options: ParamsInput<'snapshot'> = {}) => this.request('snapshot', options);
   diffSnapshots = (before: { xml: string; name: string }, after: { xml: string; name: string }) =>
     this.request('snapshot.diff', { before, after });
+  openSnapshot = (xml: string, name: string) => this.request('snapshot.open', { xml, name });
+  closeSnapshot = () => this.request('snapshot.close');
   names = () => this.request('names');
   getSettings = () => this.request('settings.get');
   setSettings = (values: ParamsInput<'settings.set'>['values']) => this.request('settings.set', { values });

@@ -343,6 +343,13 @@ export const methods = {
     params: z.strictObject({ before: snapshotText, after: snapshotText }),
     result: SnapshotDiffSchema,
   },
+  /**
+   * Shows a snapshot instead of the live desktop on this connection: read-only and offline (the mock provider over
+   * the text, no platform). Every tree method then answers from it until `snapshot.close`; settings stay the host's.
+   */
+  'snapshot.open': { params: snapshotText, result: z.object({ name: z.string(), nodes: z.number().int() }) },
+  /** Back to the live desktop (false when no snapshot was open). */
+  'snapshot.close': { params: empty, result: z.object({ closed: z.boolean() }) },
   /** The element and attribute names the providers know. */
   names: { params: empty, result: NameCatalogSchema },
   'settings.get': { params: empty, result: z.object({ settings: SettingsSchema }) },
@@ -365,6 +372,8 @@ export const methods = {
       nodesFetched: z.number().int(),
       accessibility: AccessibilityStatusSchema,
       capabilities: CapabilitiesSchema,
+      /** Present while the connection shows an opened snapshot (offline, read-only). */
+      snapshot: z.object({ name: z.string() }).optional(),
     }),
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },

@@ -47,7 +47,12 @@ export function mockFileOption(options: BackendOptions | undefined): string | un
 /** The mock backend's `maxDepth`: the deepest nesting its file may have (undefined: the default). */
 export function mockFileReadOptions(options: BackendOptions | undefined): MockFileOptions {
   const maxDepth = options?.[MOCK_DESCRIPTOR.id]?.['maxDepth'];
-  return typeof maxDepth === 'number' ? { maxDepth } : {};
+  const xml = backendOption(options, MOCK_DESCRIPTOR.id, 'text');
+  const source = backendOption(options, MOCK_DESCRIPTOR.id, 'source') ?? 'snapshot';
+  return {
+    ...(typeof maxDepth === 'number' ? { maxDepth } : {}),
+    ...(xml !== undefined ? { text: { xml, source } } : {}),
+  };
 }
 
 /** Attributes the runtime owns: a mock file may carry them (a snapshot does), the provider never serves them. */
@@ -63,6 +68,8 @@ export interface MockDocument {
 export interface MockFileOptions {
   /** Nodes nested deeper than this are an error (default DEFAULT_SNAPSHOT_MAX_DEPTH). */
   maxDepth?: number;
+  /** The snapshot's text instead of a file (a snapshot opened in the UI), and the name its errors give it. */
+  text?: { xml: string; source: string };
 }
 
 /** A mock tree as read: the table, and where its top-level nodes are. */
@@ -90,6 +97,7 @@ export function loadMockTable(mockFile: string | undefined, options: MockFileOpt
     maxDepthHint: MAX_DEPTH_HINT,
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
   };
+  if (options.text) return locateRoots(readSnapshotTable(options.text.xml, options.text.source, readOptions));
   if (!mockFile) return locateRoots(readSnapshotTable(DEFAULT_MOCK_TREE, 'embedded mock tree', readOptions));
   let bytes: Buffer;
   let key: string;
