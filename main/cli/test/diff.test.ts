@@ -60,8 +60,8 @@ test('different snapshots exit 1 listing what was added, removed and changed, as
     diff.entries.map((e) => [e.kind, e.label]),
     [
       ['changed', 'Edit "User name"'],
-      ['removed', 'Slider "Volume"'],
       ['added', 'Button "Help"'],
+      ['removed', 'Slider "Volume"'],
     ],
   );
 });
