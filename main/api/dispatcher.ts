@@ -13,10 +13,27 @@ import { ancestryOf } from '../services/ancestry.js';
 import { boundsOf } from '../services/bounds.js';
 import { exportNode, locatorsOf } from '../services/locate.js';
 import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
+import { nameCatalog } from '../services/name-catalog.js';
+import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
+
+/** The nodes of an opened snapshot (what the answer to `snapshot.open` reports). */
+async function countNodes(session: InspectorSession): Promise<number> {
+  let count = 0;
+  const pending = [session.runtime.desktop];
+  while (pending.length) {
+    const node = pending.pop()!;
+    count++;
+    pending.push(...(await session.structuralChildren(node)));
+  }
+  return count - 1;
+}
+
+/** A comparison lists at most this many nodes to a page (the counts stay whole). */
+const SNAPSHOT_DIFF_ENTRIES = 5000;
 
 type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
@@ -28,16 +45,47 @@ type Handlers = { [M in MethodName]: Handler<M> };
  */
 export class InspectorDispatcher {
   private readonly evaluations = new Map<string, AbortController>();
-  private readonly unsubscribe: () => void;
+  private unsubscribe: () => void;
   private closed = false;
-  private readonly handlers: Handlers;
+  private handlers: Handlers;
+  /** The session this connection looks at: the live one, or a snapshot it opened (read-only, offline). */
+  private session: InspectorSession;
+  private snapshot: InspectorSession | undefined;
+  /** Snapshot sessions still shutting down (their XPath worker can take seconds to stop on a busy machine). */
+  private readonly closing = new Set<Promise<void>>();
 
   constructor(
-    private readonly session: InspectorSession,
+    private readonly live: InspectorSession,
     private readonly sendMessage: (message: ServerMessage) => void,
   ) {
+    this.session = live;
+    this.unsubscribe = live.subscribe((event) => this.sendEvent(event));
+    this.handlers = this.createHandlers();
+  }
+
+  /** Looks at `session` from now on: its tree, its events; evaluations of the one before are cancelled. */
+  private view(session: InspectorSession): void {
+    for (const controller of this.evaluations.values()) controller.abort();
+    this.unsubscribe();
+    this.session = session;
     this.unsubscribe = session.subscribe((event) => this.sendEvent(event));
     this.handlers = this.createHandlers();
+  }
+
+  /** Back to the live session at once; the snapshot's session shuts down behind (close() waits for it). */
+  private closeSnapshot(): boolean {
+    const snapshot = this.snapshot;
+    if (!snapshot) return false;
+    this.snapshot = undefined;
+    if (this.session === snapshot) this.view(this.live);
+    const closing: Promise<void> = snapshot
+      .close()
+      .catch((error: unknown) => {
+        process.stderr.write(`platynui-inspector: closing a snapshot failed: ${toInspectorError(error).message}\n`);
+      })
+      .finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
+    return true;
   }
 
   private send(message: ServerMessage): void {
@@ -129,6 +177,8 @@ export class InspectorDispatcher {
         return { runtimeId, revision: node.revision, patterns: await patternsOf(node) };
       },
       action: async ({ runtimeId, expectedRevision, action, args }) => {
+        if (session.snapshotName)
+          throw new InspectorError('unsupported', `${session.snapshotName} is a snapshot: it is read-only`);
         const node = session.node(runtimeId);
         await performPatternAction(node, expectedRevision, action, args);
         return { node: session.summarize(node) };
@@ -208,8 +258,27 @@ export class InspectorDispatcher {
       }),
       snapshot: async ({ runtimeId, maxDepth, attrs }) =>
         snapshotXml(runtime, runtimeId ? session.node(runtimeId) : runtime.desktop, { attrs, maxDepth }),
-      'settings.get': async () => ({ settings: session.getSettings() }),
-      'settings.set': async ({ values }) => session.setSettings(values),
+      'snapshot.diff': async ({ before, after }) =>
+        diffSnapshotTexts(
+          { xml: before.xml, source: before.name },
+          { xml: after.xml, source: after.name },
+          { maxEntries: SNAPSHOT_DIFF_ENTRIES },
+        ),
+      names: async () => nameCatalog(runtime),
+      'snapshot.open': async ({ xml, name }) => {
+        const opened = await this.live.openSnapshot(xml, name);
+        if (this.closed) {
+          await opened.close();
+          throw new InspectorError('cancelled', 'the connection closed');
+        }
+        this.closeSnapshot();
+        this.snapshot = opened;
+        this.view(opened);
+        return { name, nodes: await countNodes(opened) };
+      },
+      'snapshot.close': async () => ({ closed: this.closeSnapshot() }),
+      'settings.get': async () => ({ settings: this.live.getSettings() }),
+      'settings.set': async ({ values }) => this.live.setSettings(values),
       status: async () => ({
         apiVersion: API_VERSION,
         platform: runtime.platform?.id ?? 'none',
@@ -218,11 +287,13 @@ export class InspectorDispatcher {
         nodesFetched: runtime.nodesFetched,
         accessibility: await session.accessibility(false),
         capabilities: sessionCapabilities(session),
+        ...(session.snapshotName ? { snapshot: { name: session.snapshotName } } : {}),
       }),
       'accessibility.status': async () => session.accessibility(false),
       'host.stop': async () => {
-        if (!session.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
-        session.hostStop();
+        const live = this.live;
+        if (!live.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
+        live.hostStop();
         return { stopping: true };
       },
       'accessibility.enable': async () => {
@@ -238,9 +309,12 @@ export class InspectorDispatcher {
     if (this.closed) return;
     for (const controller of this.evaluations.values()) controller.abort();
     this.evaluations.clear();
-    if (this.session.picker?.belongsTo(this)) this.session.picker.stop('the connection closed');
+    if (this.live.picker?.belongsTo(this)) this.live.picker.stop('the connection closed');
     this.closed = true;
+    const snapshot = this.snapshot;
+    this.snapshot = undefined;
     this.unsubscribe();
-    await this.session.clearHighlight(this);
+    await this.live.clearHighlight(this);
+    await Promise.all([snapshot?.close(), ...this.closing]);
   }
 }

@@ -37,6 +37,10 @@ export interface SessionOptions {
   limits?: Partial<HostLimits>;
   /** Where the session reports what it could not do (a bad setting, a settings file moved aside). */
   warn?: (message: string) => void;
+  /** The settings of another session to share (an opened snapshot uses the live session's). */
+  settings?: SettingsStore;
+  /** The session shows this snapshot, read-only (see openSnapshot). */
+  snapshotName?: string;
 }
 
 export type SessionListener = (event: InspectorEvent) => void;
@@ -52,6 +56,8 @@ export class InspectorSession {
   picker: Picker | undefined;
   /** Ends the host and everything it started (`host.stop`); undefined where a page may not stop its host. */
   hostStop: (() => void) | undefined;
+  /** The snapshot this session shows, read-only and offline; undefined for a live session. */
+  snapshotName: string | undefined;
 
   private constructor(
     readonly runtime: Runtime,
@@ -82,7 +88,8 @@ export class InspectorSession {
     const warn = options.warn ?? ((message: string) => process.stderr.write(`platynui-inspector: ${message}\n`));
     const overrides = options.limits ?? {};
     const settingsLimit = resolveLimits({}, overrides).maxSettingsBytes;
-    const store = new SettingsStore(options.settingsFile ?? defaultSettingsFile(), settingsLimit, warn);
+    const store =
+      options.settings ?? new SettingsStore(options.settingsFile ?? defaultSettingsFile(), settingsLimit, warn);
     const limits = resolveLimits(store.get(), overrides, warn);
     const runtime = await Runtime.create(options.runtime);
     const xpath = new XPathService(runtime, { workers: limits.xpathWorkers, workerMemoryMb: limits.workerMemoryMb });
@@ -92,7 +99,22 @@ export class InspectorSession {
       await runtime.shutdown();
       throw error;
     }
-    return new InspectorSession(runtime, xpath, store, overrides);
+    const session = new InspectorSession(runtime, xpath, store, overrides);
+    session.snapshotName = options.snapshotName;
+    return session;
+  }
+
+  /**
+   * A read-only session over a snapshot's text: the mock provider behind it, no platform (nothing to pick, highlight
+   * or act on), one XPath worker, this session's settings and limits. Errors in the text name `name`, line and column.
+   */
+  openSnapshot(xml: string, name: string): Promise<InspectorSession> {
+    return InspectorSession.open({
+      runtime: { providers: ['mock'], platform: 'none', backendOptions: { mock: { text: xml, source: name } } },
+      settings: this.settings,
+      limits: { ...this.limitOverrides, xpathWorkers: 1 },
+      snapshotName: name,
+    });
   }
 
   /** The limits in force now: defaults, the settings keys `limits.<name>`, the command line. */

@@ -27,6 +27,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
+  ['diff', async () => (await import('./commands/diff.js')).registerDiff],
   ['virtual-desktop', async () => (await import('./commands/virtual-desktop.js')).registerVirtualDesktop],
 ];
 

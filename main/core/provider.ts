@@ -31,6 +31,11 @@ export interface ProviderDescriptor {
    * provider with the mock platform, so a mock run is the same on any machine).
    */
   pairedPlatform?: string;
+  /**
+   * Element names (roles as written in XPath: `Button`, `item:ListItem`) and attribute names this provider can
+   * produce beyond the control attributes every node may have, so typos can be told from names not loaded yet.
+   */
+  names?: { readonly elements: readonly string[]; readonly attributes?: readonly string[] };
 }
 
 export interface ProviderOptions {

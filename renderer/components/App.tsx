@@ -4,6 +4,8 @@ import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
 import { ExportPanel } from './ExportPanel.js';
 import { PatternsPanel } from './PatternsPanel.js';
+import { SnapshotBanner } from './SnapshotBanner.js';
+import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
 import { XPathConsole } from './XPathConsole.js';
@@ -134,6 +136,7 @@ function TopBar({ dark }: { dark: boolean }) {
         />
         Follow focus
       </label>
+      <SnapshotTools />
       <span className="spacer" />
       <label className="check">
         Theme
@@ -218,6 +221,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
   return (
     <div className="app">
       <TopBar dark={dark} />
+      <SnapshotBanner />
       <div className="workspace">
         <Panel className="pane-tree" style={{ width: panels.tree }}>
           <TreeView />

@@ -3,6 +3,7 @@ import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react'
 import { nodeLabel } from '../model/labels.js';
 import { useSlice, useStores } from '../app-context.js';
 import type { TreeRow } from '../stores/tree-store.js';
+import { TreeFilterStatus } from './TreeFilterStatus.js';
 import { roleFamily, roleGlyph } from '../model/roles.js';
 
 export const ROW_HEIGHT = 22;
@@ -83,6 +84,7 @@ export function TreeView() {
           Refresh subtree
         </button>
       </div>
+      <TreeFilterStatus />
       <div
         ref={parentRef}
         className="tree"

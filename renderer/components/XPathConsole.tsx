@@ -33,6 +33,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
   const error = useSlice(xpath, (s) => s.error);
   const history = useSlice(xpath, (s) => s.history);
   const live = useSlice(xpath, (s) => s.live);
+  const nameProblems = useSlice(xpath, (s) => s.nameProblems);
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | undefined>(undefined);
 
@@ -65,8 +66,13 @@ export function XPathConsole({ dark }: { dark: boolean }) {
     const model = editor.getModel()!;
     const sub = model.onDidChangeContent(() => {
       const value = model.getValue();
-      xpath.getState().setExpression(value);
+      // Text the store put here (a locator tried, a history entry) is already its expression.
+      if (value !== xpath.getState().expression) xpath.getState().setExpression(value);
       settings.getState().update({ lastExpression: value });
+    });
+    const unfollow = xpath.subscribe((state, previous) => {
+      if (state.expression !== previous.expression && state.expression !== model.getValue())
+        editor.setValue(state.expression);
     });
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => void xpath.getState().evaluate());
     // Escape stops a running evaluation (a pending, debounced one still runs).
@@ -78,6 +84,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
       '!suggestWidgetVisible',
     );
     return () => {
+      unfollow();
       sub.dispose();
       editor.dispose();
       editorRef.current = undefined;
@@ -111,11 +118,29 @@ export function XPathConsole({ dark }: { dark: boolean }) {
     } else monaco.editor.setModelMarkers(model, 'xpath', []);
   }, [status, error]);
 
-  const setText = (text: string) => {
-    const editor = editorRef.current;
-    if (editor) editor.setValue(text);
-    void xpath.getState().evaluate(text);
-  };
+  // Unknown element and attribute names, marked where they stand, with the suggestion in the message.
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    monaco.editor.setModelMarkers(
+      model,
+      'xpath-names',
+      nameProblems.map((problem) => {
+        const start = model.getPositionAt(problem.start);
+        const end = model.getPositionAt(problem.end);
+        return {
+          severity: monaco.MarkerSeverity.Warning,
+          message: problem.message,
+          startLineNumber: start.lineNumber,
+          startColumn: start.column,
+          endLineNumber: end.lineNumber,
+          endColumn: end.column,
+        };
+      }),
+    );
+  }, [nameProblems]);
+
+  const setText = (text: string) => void xpath.getState().evaluate(text);
 
   return (
     <section className="xpath-console" aria-label="XPath console">
@@ -156,7 +181,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
         </div>
       </div>
       <div className={`summary ${status}`} role="status" aria-live="polite">
-        {summaryText({ status, count, ms, error, truncated })}
+        {summaryText({ status, count, ms, error, truncated, nameProblems })}
       </div>
       <ResultList />
     </section>

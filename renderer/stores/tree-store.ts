@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
 import type { InspectorEvent, NodeSummary, TreeChange } from '../../shared/api/schema.js';
 import { errorOf } from '../model/errors.js';
-import { nodeLabel } from '../model/labels.js';
+import { filteredRows, normalizedFilter } from './tree-filter.js';
 
 export interface TreeRow {
   id: string;
@@ -71,14 +71,13 @@ function hasChildrenOf(state: TreeState, id: string): boolean {
   return state.nodes.get(id)?.hasChildren ?? true;
 }
 
-/** The flat list of rows: preorder over expanded nodes (with a filter: over every loaded node, keeping matches and their ancestors). */
+/** The flat list of rows: preorder over expanded nodes (with a filter, the filter's rows: see tree-filter.ts). */
 export function computeRows(state: TreeState): TreeRow[] {
+  if (normalizedFilter(state.filter)) return filteredRows(state, state.filter);
   const rows: TreeRow[] = [];
   if (!state.rootId) return rows;
   const root = state.nodes.get(state.rootId);
   if (!root) return rows;
-  const filter = state.filter.trim().toLowerCase();
-  const all = filter.length > 0;
   const stack: Array<{ id: string; level: number; pos: number; size: number }> = [
     { id: state.rootId, level: 1, pos: 1, size: 1 },
   ];
@@ -88,7 +87,7 @@ export function computeRows(state: TreeState): TreeRow[] {
     if (!node) continue;
     const expandable = hasChildrenOf(state, id);
     const kids = state.children.get(id);
-    const open = expandable && (state.expanded.has(id) || (all && kids !== undefined));
+    const open = expandable && state.expanded.has(id);
     rows.push({
       id,
       node,
@@ -104,20 +103,7 @@ export function computeRows(state: TreeState): TreeRow[] {
         stack.push({ id: kids[i]!, level: level + 1, pos: i + 1, size: kids.length });
     }
   }
-  if (!all) return rows;
-  const keep = new Array<boolean>(rows.length).fill(false);
-  let pending = Infinity;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const row = rows[i]!;
-    if (nodeLabel(row.node).toLowerCase().includes(filter)) {
-      keep[i] = true;
-      pending = Math.min(pending, row.level);
-    } else if (row.level < pending) {
-      keep[i] = true;
-      pending = row.level;
-    }
-  }
-  return rows.filter((_, i) => keep[i]);
+  return rows;
 }
 
 /** Children are read in pages of this size (the protocol caps a page at 10,000). */

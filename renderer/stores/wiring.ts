@@ -4,6 +4,8 @@
  * on, the XPath history is a setting, and the XPath completions read the live tree's names.
  */
 import type { InspectorClient } from '../../shared/api/client.js';
+import type { NameCatalog } from '../../shared/api/schema.js';
+import type { NameVocabulary } from '../../shared/xpath/name-check.js';
 import { qualifiedRole } from '../../shared/model/namespaces.js';
 import type { Stores } from '../app-context.js';
 import type { Vocabulary } from '../xpath/language.js';
@@ -39,7 +41,16 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const tree = createTreeStore(client);
   const details = createDetailsStore(client);
   const locators = createLocatorsStore(client);
+  // The providers' catalog of names (asked for once connected) and the names seen in the live tree.
+  let catalog: NameCatalog = { elements: [], attributes: [] };
+  const seenAttributes = new Set<string>();
+  const nameVocabulary = (): NameVocabulary => {
+    const elements = new Set(catalog.elements);
+    for (const node of tree.getState().nodes.values()) elements.add(qualifiedRole(node.namespace, node.role));
+    return { elements, attributes: new Set([...catalog.attributes, ...seenAttributes]) };
+  };
   const xpath = createXPathStore(client, {
+    vocabulary: nameVocabulary,
     historyLimit: HISTORY_LIMIT,
     onHistory: (history) => settings.getState().update({ xpathHistory: history }),
     ...(options.xpathDebounceMs !== undefined ? { debounceMs: options.xpathDebounceMs } : {}),
@@ -89,13 +100,24 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   );
 
   // Attribute names seen on any node shown so far: completions offer them after `@`.
-  const seenAttributes = new Set<string>();
   offs.push(
     details.subscribe((state, previous) => {
       if (state.attributes === previous.attributes) return;
       for (const entry of state.attributes) {
         seenAttributes.add(entry.namespace === 'control' ? entry.name : `${entry.namespace}:${entry.name}`);
       }
+    }),
+  );
+
+  // The providers' catalog, asked for again whenever the host's description changes (a snapshot opened or closed).
+  // Without it the names are checked against the loaded tree alone.
+  offs.push(
+    session.subscribe((state, previous) => {
+      if (!state.info || state.info === previous.info) return;
+      void client.names().then(
+        (names) => (catalog = names),
+        () => undefined,
+      );
     }),
   );
 
@@ -107,6 +129,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const start = async () => {
     const info = await session.getState().connect();
     if (!info) return;
+
     if (selectAccessibilityOn(session.getState())) await tree.getState().setRoot(info.desktop);
   };
 
@@ -125,6 +148,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
       'Technology',
     ]);
     for (const name of seenAttributes) attributes.add(name);
+    for (const name of catalog.attributes) attributes.add(name);
     return { roles, attributes };
   };
 

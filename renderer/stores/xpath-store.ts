@@ -5,6 +5,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EvaluationHandle, InspectorClient } from '../../shared/api/client.js';
 import type { EvaluationItem } from '../../shared/api/schema.js';
+import { checkNames, type NameProblem, type NameVocabulary } from '../../shared/xpath/name-check.js';
 import { errorOf } from '../model/errors.js';
 
 export interface XPathError {
@@ -29,6 +30,8 @@ export interface XPathState {
   selectedIndex: number;
   /** Evaluate as you type. */
   live: boolean;
+  /** Element and attribute names in the expression that no known node has (typos), with suggestions. */
+  nameProblems: NameProblem[];
 }
 
 export interface XPathActions {
@@ -47,11 +50,13 @@ export interface XPathStoreOptions {
   historyLimit?: number;
   initialHistory?: string[];
   onHistory?: (history: string[]) => void;
+  /** The names known (live tree and the providers' catalog) that expressions are checked against. */
+  vocabulary?: () => NameVocabulary;
 }
 
 /** `1 result (12 ms)`, `3 results (4 ms)`, `Evaluating… 120 results`: the text of the role="status" summary. */
 export function summaryText(
-  state: Pick<XPathState, 'status' | 'count' | 'ms' | 'error'> & { truncated?: boolean },
+  state: Pick<XPathState, 'status' | 'count' | 'ms' | 'error'> & { truncated?: boolean; nameProblems?: NameProblem[] },
 ): string {
   const n = state.count;
   const noun = n === 1 ? 'result' : 'results';
@@ -63,7 +68,7 @@ export function summaryText(
     case 'done':
       return state.truncated
         ? `First ${n} ${noun}, cut off at the result limit (${Math.round(state.ms)} ms)`
-        : `${n} ${noun} (${Math.round(state.ms)} ms)`;
+        : `${n} ${noun} (${Math.round(state.ms)} ms)${n === 0 && state.nameProblems?.[0] ? `. ${state.nameProblems[0].message}` : ''}`;
     case 'cancelled':
       return `Stopped: ${n} ${noun} (${Math.round(state.ms)} ms)`;
     case 'error':
@@ -77,6 +82,7 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
   let timer: ReturnType<typeof setTimeout> | undefined;
   let current: EvaluationHandle | undefined;
   let ticket = 0;
+  const namesIn = (text: string): NameProblem[] => (options.vocabulary ? checkNames(text, options.vocabulary()) : []);
 
   return createStore<XPathState & XPathActions>()((set, get) => ({
     expression: '',
@@ -90,9 +96,10 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
     history: options.initialHistory ?? [],
     selectedIndex: -1,
     live: true,
+    nameProblems: [],
 
     setExpression(text, opts = {}) {
-      set({ expression: text });
+      set({ expression: text, nameProblems: namesIn(text) });
       if (timer) clearTimeout(timer);
       timer = undefined;
       if (opts.evaluate === false || !get().live) return;
@@ -103,6 +110,8 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
     },
 
     async evaluate(expression) {
+      // An expression given (a locator tried, a history entry) becomes the console's, so editor and results agree.
+      if (expression !== undefined && expression !== get().expression) set({ expression });
       const text = (expression ?? get().expression).trim();
       if (timer) clearTimeout(timer);
       timer = undefined;
@@ -121,6 +130,7 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
       }, 100);
       set({
         status: 'running',
+        nameProblems: namesIn(get().expression),
         truncated: false,
         results,
         count: 0,

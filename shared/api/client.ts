@@ -149,6 +149,11 @@ export class InspectorClient {
   exportCode = (runtimeId: string, format: ParamsInput<'export'>['format'], action?: string) =>
     this.request('export', { runtimeId, format, ...(action ? { action } : {}) });
   snapshot = (options: ParamsInput<'snapshot'> = {}) => this.request('snapshot', options);
+  diffSnapshots = (before: { xml: string; name: string }, after: { xml: string; name: string }) =>
+    this.request('snapshot.diff', { before, after });
+  openSnapshot = (xml: string, name: string) => this.request('snapshot.open', { xml, name });
+  closeSnapshot = () => this.request('snapshot.close');
+  names = () => this.request('names');
   getSettings = () => this.request('settings.get');
   setSettings = (values: ParamsInput<'settings.set'>['values']) => this.request('settings.set', { values });
   status = () => this.request('status');

@@ -171,6 +171,36 @@ export const EXPORT_FORMAT_NAMES = ['json', 'xpath', 'robot', 'python', 'dogtail
 // Methods: params and results
 
 const empty = z.strictObject({});
+
+/** Element and attribute names the providers know, as written in XPath (the console checks names against them). */
+export const NameCatalogSchema = z.object({ elements: z.array(z.string()), attributes: z.array(z.string()) });
+export type NameCatalog = z.infer<typeof NameCatalogSchema>;
+
+const AttributeChangeSchema = z.object({
+  name: z.string(),
+  before: z.string().optional(),
+  after: z.string().optional(),
+});
+/** Two snapshots compared (shared/snapshot/diff.ts): nodes added, removed and changed with their attributes. */
+export const SnapshotDiffSchema = z.object({
+  same: z.boolean(),
+  nodes: z.object({ before: z.number().int(), after: z.number().int() }),
+  added: z.number().int(),
+  removed: z.number().int(),
+  changed: z.number().int(),
+  entries: z.array(
+    z.object({
+      kind: z.enum(['added', 'removed', 'changed']),
+      path: z.string(),
+      label: z.string(),
+      attributes: z.array(AttributeChangeSchema),
+      descendants: z.number().int(),
+    }),
+  ),
+  truncated: z.boolean(),
+});
+export type SnapshotDiffResult = z.infer<typeof SnapshotDiffSchema>;
+const snapshotText = z.strictObject({ xml: z.string(), name: z.string().min(1).max(500) });
 const nodeRef = z.strictObject({ runtimeId });
 const ActionArgsSchema = z.strictObject({
   value: z.union([z.string().max(1_000_000), finite]).optional(),
@@ -308,6 +338,20 @@ export const methods = {
     }),
     result: z.object({ xml: z.string(), nodes: z.number().int() }),
   },
+  /** Compares two snapshot documents (each named for its errors); the list stops at 5,000 entries (`truncated`). */
+  'snapshot.diff': {
+    params: z.strictObject({ before: snapshotText, after: snapshotText }),
+    result: SnapshotDiffSchema,
+  },
+  /**
+   * Shows a snapshot instead of the live desktop on this connection: read-only and offline (the mock provider over
+   * the text, no platform). Every tree method then answers from it until `snapshot.close`; settings stay the host's.
+   */
+  'snapshot.open': { params: snapshotText, result: z.object({ name: z.string(), nodes: z.number().int() }) },
+  /** Back to the live desktop (false when no snapshot was open). */
+  'snapshot.close': { params: empty, result: z.object({ closed: z.boolean() }) },
+  /** The element and attribute names the providers know. */
+  names: { params: empty, result: NameCatalogSchema },
   'settings.get': { params: empty, result: z.object({ settings: SettingsSchema }) },
   /**
    * Merges the values into the settings (null removes a key) and persists them (soon after, coalesced). Refused with
@@ -328,6 +372,8 @@ export const methods = {
       nodesFetched: z.number().int(),
       accessibility: AccessibilityStatusSchema,
       capabilities: CapabilitiesSchema,
+      /** Present while the connection shows an opened snapshot (offline, read-only). */
+      snapshot: z.object({ name: z.string() }).optional(),
     }),
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },

@@ -1,5 +1,6 @@
 import type { IDomFacade } from 'fontoxpath';
 import { InspectorError, positionAt } from '../model/errors.js';
+import { explainXPathError } from './error-messages.js';
 import { XdmDomFacade, type FacadeAttribute, type FacadeElement } from './dom-facade.js';
 import { resolveStaticPrefix, rewriteControlAttributeTests } from './namespaces.js';
 import { compileFastPath, FastPathFallback, type FastItemMaker } from './fast/index.js';
@@ -22,24 +23,17 @@ interface FontoxpathPosition {
   start: { offset: number; line: number };
 }
 
-/** Turns a fontoxpath error into one that names the position in the user's text and keeps the engine's words. */
+/** Turns a fontoxpath error into one in plain words that names the position in the user's text. */
 export function toXPathError(error: unknown, xpath: string): InspectorError {
   if (error instanceof InspectorError) return error;
   const raw = error instanceof Error ? error.message : String(error);
-  const codeMatch = /\b(XP[A-Z]{2}\d{4}|FO[A-Z]{2}\d{4}|XQ[A-Z]{2}\d{4})\b/.exec(raw);
-  const code = codeMatch?.[1] ?? '';
+  const engineCode = /\b(XP[A-Z]{2}\d{4}|FO[A-Z]{2}\d{4}|XQ[A-Z]{2}\d{4})\b/.exec(raw)?.[1] ?? '';
   const lines = raw.split('\n');
   const errorLine =
-    lines.find((line) => line.startsWith('Error: ')) ?? lines.find((line) => code && line.includes(code));
-  const detail = (errorLine ?? raw).replace(/^Error: /, '').trim();
-  const withPosition = error as { position?: FontoxpathPosition };
-  const offset = withPosition.position?.start.offset;
-  const position = positionAt(xpath, offset ?? 0);
-  const syntax = code === 'XPST0003';
-  const kind = syntax ? 'xpath-syntax' : code.startsWith('XPTY') ? 'xpath-type' : 'xpath-evaluation';
-  const where = offset === undefined ? 'in the expression' : `at line ${position.line}, column ${position.column}`;
-  const message = `${syntax ? 'XPath syntax error' : 'XPath error'} ${where}: ${detail.replace(/^XPST0003: /, '')}`;
-  return new InspectorError(kind, message, { position });
+    lines.find((line) => line.startsWith('Error: ')) ?? lines.find((line) => engineCode && line.includes(engineCode));
+  const offset = (error as { position?: FontoxpathPosition }).position?.start.offset;
+  const { code, message, position } = explainXPathError(xpath, { engineCode, text: errorLine ?? raw, offset });
+  return new InspectorError(code, message, { position });
 }
 
 function fromFontoxpath<N>(value: unknown, items: XPathItem<N>[], root: N): void {
@@ -107,7 +101,7 @@ export function evaluateOverTreeWith<N>(
   prepare?: (engine: XPathEngine) => void,
 ): EvaluationOutcome<N> {
   if (xpath.trim() === '')
-    throw new InspectorError('xpath-syntax', 'the XPath expression is empty', { position: positionAt(xpath, 0) });
+    throw new InspectorError('xpath-syntax', 'The XPath expression is empty', { position: positionAt(xpath, 0) });
   checkXPathNesting(xpath);
   let fast: ReturnType<typeof compileFastPath>;
   try {

@@ -1,4 +1,5 @@
 import { InspectorError, positionAt } from '../model/errors.js';
+import { whereIn } from './error-messages.js';
 
 /**
  * How deeply brackets ( [ { may nest in an XPath expression. fontoxpath's parser is recursive and runs out of
@@ -48,7 +49,7 @@ function tooDeep(xpath: string, offset: number): InspectorError {
   const position = positionAt(xpath, offset);
   return new InspectorError(
     'xpath-syntax',
-    `XPath syntax error at line ${position.line}, column ${position.column}: the expression nests brackets deeper than ${MAX_XPATH_NESTING} levels`,
+    `Brackets nest deeper than ${MAX_XPATH_NESTING} levels at ${whereIn(xpath, position)}`,
     { position },
   );
 }
@@ -63,7 +64,7 @@ export function tooComplex(xpath: string): InspectorError {
   const position = positionAt(xpath, xpath.length);
   return new InspectorError(
     'xpath-syntax',
-    `XPath syntax error at line ${position.line}, column ${position.column}: the expression is nested too deeply for the XPath engine`,
+    `The expression is nested too deeply for the XPath engine (at ${whereIn(xpath, position)})`,
     { position },
   );
 }

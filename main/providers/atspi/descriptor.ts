@@ -1,4 +1,6 @@
+import { qualifiedRole } from '../../../shared/model/namespaces.js';
 import type { ProviderDescriptor } from '../../core/provider.js';
+import { ATSPI_ROLE_NAMES, mapRoleName } from './roles.js';
 
 export const ATSPI_DESCRIPTOR: ProviderDescriptor = {
   id: 'atspi',
@@ -8,4 +10,9 @@ export const ATSPI_DESCRIPTOR: ProviderDescriptor = {
   eventCapabilities: 'StructureWithProperties',
   optIn: false,
   defaultOn: ['linux'],
+  names: {
+    elements: [
+      ...new Set(ATSPI_ROLE_NAMES.map(mapRoleName).map((mapped) => qualifiedRole(mapped.namespace, mapped.role))),
+    ],
+  },
 };

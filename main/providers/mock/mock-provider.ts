@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { AttributeEntry } from '../../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, isAliasName } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
-import type { Namespace } from '../../../shared/model/namespaces.js';
+import { attributeKey, qualifiedRole, type Namespace } from '../../../shared/model/namespaces.js';
 import type { UiValue } from '../../../shared/model/values.js';
 import { uiBool, uiPoint, uiRect, uiString } from '../../../shared/model/values.js';
 import type { SnapshotNode } from '../../../shared/snapshot/model.js';
@@ -47,7 +47,12 @@ export function mockFileOption(options: BackendOptions | undefined): string | un
 /** The mock backend's `maxDepth`: the deepest nesting its file may have (undefined: the default). */
 export function mockFileReadOptions(options: BackendOptions | undefined): MockFileOptions {
   const maxDepth = options?.[MOCK_DESCRIPTOR.id]?.['maxDepth'];
-  return typeof maxDepth === 'number' ? { maxDepth } : {};
+  const xml = backendOption(options, MOCK_DESCRIPTOR.id, 'text');
+  const source = backendOption(options, MOCK_DESCRIPTOR.id, 'source') ?? 'snapshot';
+  return {
+    ...(typeof maxDepth === 'number' ? { maxDepth } : {}),
+    ...(xml !== undefined ? { text: { xml, source } } : {}),
+  };
 }
 
 /** Attributes the runtime owns: a mock file may carry them (a snapshot does), the provider never serves them. */
@@ -63,6 +68,8 @@ export interface MockDocument {
 export interface MockFileOptions {
   /** Nodes nested deeper than this are an error (default DEFAULT_SNAPSHOT_MAX_DEPTH). */
   maxDepth?: number;
+  /** The snapshot's text instead of a file (a snapshot opened in the UI), and the name its errors give it. */
+  text?: { xml: string; source: string };
 }
 
 /** A mock tree as read: the table, and where its top-level nodes are. */
@@ -90,6 +97,7 @@ export function loadMockTable(mockFile: string | undefined, options: MockFileOpt
     maxDepthHint: MAX_DEPTH_HINT,
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
   };
+  if (options.text) return locateRoots(readSnapshotTable(options.text.xml, options.text.source, readOptions));
   if (!mockFile) return locateRoots(readSnapshotTable(DEFAULT_MOCK_TREE, 'embedded mock tree', readOptions));
   let bytes: Buffer;
   let key: string;
@@ -383,7 +391,8 @@ export class MockRuntimeIds {
 
 /** Deterministic, opt-in provider over a tree read from snapshot XML (the embedded default or `--mock-file`). */
 export class MockProvider implements UiTreeProvider {
-  readonly descriptor = MOCK_DESCRIPTOR;
+  /** The mock's descriptor, naming the roles and attributes its tree holds (its catalog). */
+  readonly descriptor: ProviderDescriptor;
   readonly log: string[] = [];
   private readonly listeners = new Set<ProviderEventListener>();
   private readonly rootNodes: MockNode[];
@@ -393,14 +402,19 @@ export class MockProvider implements UiTreeProvider {
 
   constructor(document: MockDocument) {
     const given = new Set<string>();
+    const elements = new Set<string>();
+    const attributes = new Set<string>();
     const specs: SnapshotNode[] = [...document.roots];
     for (let spec = specs.pop(); spec; spec = specs.pop()) {
+      elements.add(qualifiedRole(spec.namespace, spec.role));
+      for (const entry of spec.attributes) attributes.add(attributeKey(entry.namespace, entry.name));
       const id = stringAttribute(spec, AttributeNames.RuntimeId);
       if (id !== undefined) given.add(id);
       specs.push(...spec.children);
     }
     this.ids = new MockRuntimeIds(given);
     this.rootNodes = this.build(document.roots);
+    this.descriptor = { ...MOCK_DESCRIPTOR, names: { elements: [...elements], attributes: [...attributes] } };
   }
 
   private readonly ids: MockRuntimeIds;

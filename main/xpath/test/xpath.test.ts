@@ -104,7 +104,7 @@ test('syntax and type errors carry their position', async () => {
     assert.ok(error instanceof InspectorError);
     assert.equal(error.code, 'xpath-syntax');
     assert.equal(error.position?.line, 1);
-    assert.match(error.message, /line 1, column \d+/);
+    assert.equal(error.message, "The '[' at column 9 is never closed");
     return true;
   });
   await assert.rejects(xpath.evaluate('\n//Button[\n  xs:integer("x")]'), (error: unknown) => {
@@ -113,7 +113,7 @@ test('syntax and type errors carry their position', async () => {
     assert.equal(error.position?.column, 3);
     return true;
   });
-  await assert.rejects(xpath.evaluate('foo:Bar'), /prefix foo could not be resolved/);
+  await assert.rejects(xpath.evaluate('foo:Bar'), /Unknown namespace prefix 'foo' at column 1/);
   await assert.rejects(xpath.evaluate('   '), /empty/);
 });
 
