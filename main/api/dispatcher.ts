@@ -14,6 +14,7 @@ import { boundsOf } from '../services/bounds.js';
 import { exportNode, locatorsOf } from '../services/locate.js';
 import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
+import { checkRequest } from '../services/check-request.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
@@ -206,6 +207,8 @@ export class InspectorDispatcher {
         format,
         ...(await exportNode(runtime, session.xpath, session.node(runtimeId), format, action)),
       }),
+      check: async (params) =>
+        checkRequest(runtime, session.xpath, params.runtimeId ? session.node(params.runtimeId) : undefined, params),
       snapshot: async ({ runtimeId, maxDepth, attrs }) =>
         snapshotXml(runtime, runtimeId ? session.node(runtimeId) : runtime.desktop, { attrs, maxDepth }),
       'settings.get': async () => ({ settings: session.getSettings() }),

@@ -149,6 +149,7 @@ export class InspectorClient {
   exportCode = (runtimeId: string, format: ParamsInput<'export'>['format'], action?: string) =>
     this.request('export', { runtimeId, format, ...(action ? { action } : {}) });
   snapshot = (options: ParamsInput<'snapshot'> = {}) => this.request('snapshot', options);
+  check = (options: ParamsInput<'check'> = {}) => this.request('check', options);
   getSettings = () => this.request('settings.get');
   setSettings = (values: ParamsInput<'settings.set'>['values']) => this.request('settings.set', { values });
   status = () => this.request('status');

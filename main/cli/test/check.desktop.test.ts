@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
-import { fixtureUrl, launchChromium, sessionEnv } from '../../../e2e/support/apps.js';
+import { fixtureUrl, launchChromium, launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
 import { projectRoot } from '../../../e2e/support/paths.js';
 
 // `check` as a user runs it: the CLI as a child process against a real Chromium page with a faulty part and its
-// clean twin (e2e/fixtures/a11y-checks.html).
+// clean twin (e2e/fixtures/a11y-checks.html), and a GTK 3 application built the same way
+// (e2e/fixtures/gtk3-a11y-checks.py): label relations, table headers, states and geometry as AT-SPI reports them.
 
 let page: LaunchedApp;
+let gtk: LaunchedApp;
 
 interface FindingLine {
   rule: string;
@@ -43,11 +45,14 @@ function check(args: string[]): { status: number | null; findings: FindingLine[]
 const part = (name: string) => `app:Application[@Name='Chromium']//*[@Name='${name}'][1]`;
 
 before(async () => {
-  page = await launchChromium(sessionEnv(), fixtureUrl('a11y-checks.html'), { title: 'PlatynUI Checks Fixture' });
+  [page, gtk] = await Promise.all([
+    launchChromium(sessionEnv(), fixtureUrl('a11y-checks.html'), { title: 'PlatynUI Checks Fixture' }),
+    launchPythonGtkApp('gtk3-a11y-checks.py', sessionEnv()),
+  ]);
 });
 
 after(async () => {
-  await page?.stop();
+  await Promise.all([page?.stop(), gtk?.stop()]);
 });
 
 describe('check on a real Chromium page', () => {
@@ -102,5 +107,57 @@ describe('check on a real Chromium page', () => {
     assert.equal(log.runs[0]!.results.length, 8);
     const junit = spawnCli(['check', part('Faulty part'), '--format', 'junit']);
     assert.equal(junit.stdout.match(/<failure /g)?.length, 8);
+  });
+});
+
+const gtkPart = (name: string) => `app:Application[@Name='gtk3-a11y-checks']//Filler[@Name='${name}']`;
+
+describe('check on a real GTK 3 application', () => {
+  test('every seeded fault is found in the faulty part', () => {
+    const faulty = check([gtkPart('Faulty part'), '--format', 'json']);
+    assert.equal(faulty.status, 1, faulty.stderr);
+    const found = faulty.findings.map((f) => `${f.rule} ${f.node.role} ${JSON.stringify(f.node.name)}`).sort();
+    assert.deepEqual(found, [
+      'contradictory-states Button "Send"',
+      'duplicate-sibling-name Button "Delete"',
+      'geometry Button "Help"',
+      'poor-name Icon "logo-final.png"',
+      'role-requirements ProgressBar "Upload"',
+      'role-requirements Table ""',
+      'unlabelled-field Text ""',
+      'unnamed-control Button ""',
+      'unnamed-image Icon ""',
+    ]);
+    const outside = faulty.findings.find((f) => f.rule === 'geometry');
+    assert.match(outside!.message, /lies outside its window Frame "GTK checks fixture"/);
+  });
+
+  test('the clean twin gives no findings: its field is labelled through the relation AT-SPI reports', () => {
+    const clean = check([gtkPart('Clean part'), '--format', 'json', '--fail-on', 'info']);
+    assert.deepEqual(clean.findings, []);
+    assert.equal(clean.status, 0, clean.stderr);
+    const query = (xpath: string) => {
+      const run = spawnCli(['query', xpath, '--format', 'json', '--attrs', 'all']);
+      const [node] = JSON.parse(run.stdout) as { runtimeId: string; attributes: { [name: string]: unknown } }[];
+      assert.ok(node, `${xpath}: ${run.stderr}`);
+      return node;
+    };
+    const label = query(`${gtkPart('Clean part')}//Label[@Name='Search']`);
+    const field = query(`${gtkPart('Clean part')}//Text`);
+    assert.deepEqual(field.attributes['LabelledBy'], [label.runtimeId]);
+    assert.deepEqual(label.attributes['LabelFor'], [field.runtimeId]);
+    assert.deepEqual(field.attributes['native:Accessible.Relations'], { 'labelled-by': [label.runtimeId] });
+    const table = query(`${gtkPart('Clean part')}//Table`);
+    const headers = JSON.parse(
+      spawnCli(['query', `${gtkPart('Clean part')}//Table/item:TableColumnHeader`, '--format', 'json']).stdout,
+    ) as { runtimeId: string; name: string }[];
+    assert.deepEqual(
+      headers.map((header) => header.name),
+      ['Fruit', 'Count'],
+    );
+    assert.deepEqual(
+      table.attributes['native:Table.ColumnHeaders'],
+      headers.map((header) => header.runtimeId),
+    );
   });
 });
