@@ -65,7 +65,7 @@ describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000
 
   test('runs on the selected subtree and lists its findings by rule, with severity and WCAG criteria', async () => {
     await selectByXPath(part('Faulty part'), 'Filler "Faulty part"');
-    assert.match(await runChecks(), /^9 finding\(s\) in 19 node\(s\) of Filler "Faulty part"/);
+    assert.match(await runChecks(), /^10 finding\(s\) in 20 node\(s\) of Filler "Faulty part"/);
     const groups = checks().getByRole('list', { name: 'Findings by rule' });
     const ruleLists = await groups
       .getByRole('list')
@@ -76,6 +76,7 @@ describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000
       'Findings of geometry',
       'Findings of poor-name',
       'Findings of role-requirements',
+      'Findings of text-contrast',
       'Findings of unlabelled-field',
       'Findings of unnamed-control',
       'Findings of unnamed-image',
@@ -119,7 +120,7 @@ describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000
     };
     assert.equal(log.version, '2.1.0');
     const results = log.runs[0]!.results;
-    assert.equal(results.length, 9);
+    assert.equal(results.length, 10);
     for (const result of results) {
       const name = result.locations[0]!.logicalLocations[0]!.fullyQualifiedName;
       assert.match(name, /^\//, `an XPath locator for ${result.ruleId}, not the runtime id`);
@@ -128,7 +129,7 @@ describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000
 
   test('the clean twin gives no findings', async () => {
     await selectByXPath(part('Clean part'), 'Filler "Clean part"');
-    assert.match(await runChecks(), /^0 finding\(s\) in 20 node\(s\) of Filler "Clean part"/);
+    assert.match(await runChecks(), /^0 finding\(s\) in 21 node\(s\) of Filler "Clean part"/);
     assert.equal(await checks().getByRole('list', { name: 'Findings by rule' }).getByRole('listitem').count(), 0);
   });
 });

@@ -10,6 +10,8 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes } from './select-nodes.js';
+import { measureContrast } from './contrast.js';
+import { textContrast } from '../../shared/checks/rules/text-contrast.js';
 
 export interface AccessibilityCheckOptions {
   /** XPath selecting the subtrees to check; the whole desktop when neither it nor `root` is given. */
@@ -19,6 +21,8 @@ export interface AccessibilityCheckOptions {
   readonly config: CheckConfig;
   readonly only?: ReadonlySet<string>;
   readonly timeoutMs?: number;
+  /** Text contrast from a screenshot (default: where the platform takes screenshots). */
+  readonly contrast?: boolean;
   /** Findings that get a verified locator; the rest report none (each locator costs a few verifying queries). */
   readonly maxLocated?: number;
   /** Best verified locators of live nodes, by runtime id (the locator service). */
@@ -126,8 +130,10 @@ export async function checkAccessibility(
     for (const node of nodes) set.add(node.runtimeId);
     ignored.set(key, set);
   }
+  const measured = options.contrast !== false && (await measureContrast(runtime, trees));
   const report = runChecks(trees, {
     config: options.config,
+    ...(measured ? {} : { unavailable: new Set([textContrast.id]) }),
     ...(options.only ? { only: options.only } : {}),
     ignored,
   });

@@ -18,6 +18,10 @@ export const HELD_CHECK_ATTRIBUTE_NAMES: readonly string[] = [
   'Accessible.Interfaces',
 ];
 
+/** Text roles (contrast: the text attributes say whether the text is large). */
+const TEXT_ROLES = new Set(['Static', 'Label', 'Paragraph', 'Heading', 'Caption', 'Text']);
+/** The text attributes at the start of an element's text (font size and weight), `native:Text.Attributes`. */
+export const TEXT_ATTRIBUTES = 'Text.Attributes';
 const RANGE_ROLES = new Set(['Slider', 'SpinButton', 'ScrollBar', 'ProgressBar']);
 const TABLE_ROLES = new Set(['Table', 'TreeTable']);
 const FIELD_ROLES = new Set(['Edit', 'Entry', 'Text', 'PasswordText', 'ComboBox', 'SpinButton', 'Slider']);
@@ -29,5 +33,6 @@ export function onDemandCheckAttributes(namespace: Namespace, role: string, name
   if (RANGE_ROLES.has(role)) names.push(A.MinValue, A.MaxValue);
   if (TABLE_ROLES.has(role)) names.push('Table.ColumnHeaders', 'Table.RowHeaders');
   if (FIELD_ROLES.has(role) && name.trim() === '') names.push(A.LabelledBy);
+  if (TEXT_ROLES.has(role)) names.push(TEXT_ATTRIBUTES);
   return names;
 }

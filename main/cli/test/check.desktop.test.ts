@@ -55,7 +55,15 @@ after(async () => {
   await Promise.all([page?.stop(), gtk?.stop()]);
 });
 
+/** Contrast is measured on the screen as it is: the window under test goes on top of the other first. */
+function raise(window: string): void {
+  const run = spawnCli(['window', window, '--activate']);
+  assert.equal(run.status, 0, run.stderr);
+}
+
 describe('check on a real Chromium page', () => {
+  before(() => raise("app:Application[@Name='Chromium']/*[contains(@Name, 'PlatynUI Checks Fixture')]"));
+
   test('every seeded fault is found in the faulty part, each with a locator where the node has a name', () => {
     const faulty = check([part('Faulty part'), '--format', 'json']);
     assert.equal(faulty.status, 1, `findings at error level exit 1: ${faulty.stderr}`);
@@ -66,6 +74,7 @@ describe('check on a real Chromium page', () => {
       'poor-name Button "button"',
       'poor-name Image "banner-final.png"',
       'role-requirements Table "Prices"',
+      'text-contrast Static "Faint note"',
       'unlabelled-field Entry ""',
       'unnamed-control Button ""',
       'unnamed-image Image "To get missing image descriptions, open the context menu."',
@@ -93,7 +102,7 @@ describe('check on a real Chromium page', () => {
       );
       const configured = check([part('Faulty part'), '--format', 'json', '--config', config]);
       assert.ok(!configured.findings.some((f) => f.rule === 'poor-name' || f.node.name === 'Prices'));
-      assert.equal(configured.findings.length, 5);
+      assert.equal(configured.findings.length, 6);
       writeFileSync(config, '{"rules": {"poor-name": "loud"}}');
       const bad = check([part('Faulty part'), '--config', config]);
       assert.equal(bad.status, 2);
@@ -104,15 +113,17 @@ describe('check on a real Chromium page', () => {
     const sarif = spawnCli(['check', part('Faulty part'), '--format', 'sarif']);
     const log = JSON.parse(sarif.stdout) as { version: string; runs: { results: { ruleId: string }[] }[] };
     assert.equal(log.version, '2.1.0');
-    assert.equal(log.runs[0]!.results.length, 8);
+    assert.equal(log.runs[0]!.results.length, 9);
     const junit = spawnCli(['check', part('Faulty part'), '--format', 'junit']);
-    assert.equal(junit.stdout.match(/<failure /g)?.length, 8);
+    assert.equal(junit.stdout.match(/<failure /g)?.length, 9);
   });
 });
 
 const gtkPart = (name: string) => `app:Application[@Name='gtk3-a11y-checks']//Filler[@Name='${name}']`;
 
 describe('check on a real GTK 3 application', () => {
+  before(() => raise("app:Application[@Name='gtk3-a11y-checks']/Frame"));
+
   test('every seeded fault is found in the faulty part', () => {
     const faulty = check([gtkPart('Faulty part'), '--format', 'json']);
     assert.equal(faulty.status, 1, faulty.stderr);
@@ -124,10 +135,13 @@ describe('check on a real GTK 3 application', () => {
       'poor-name Icon "logo-final.png"',
       'role-requirements ProgressBar "Upload"',
       'role-requirements Table ""',
+      'text-contrast Label "Faint note"',
       'unlabelled-field Text ""',
       'unnamed-control Button ""',
       'unnamed-image Icon ""',
     ]);
+    const faint = faulty.findings.find((f) => f.rule === 'text-contrast');
+    assert.match(faint!.message, /contrast of 1\.[6-9]\d:1 \(#b[0-9a-f]{5} on #f[0-9a-f]{5}\), below 4\.5:1/);
     const outside = faulty.findings.find((f) => f.rule === 'geometry');
     assert.match(outside!.message, /lies outside its window Frame "GTK checks fixture"/);
   });

@@ -264,6 +264,11 @@ export class AtspiCalls {
     const [text] = await this.call(ref, IFACE.Text, 'GetText', 'ii', [start, end]);
     return String(text ?? '');
   }
+  /** The text attributes in effect at an offset, defaults included (`GetAttributeRun`). */
+  async getTextAttributes(ref: ObjectRef, offset: number): Promise<{ [name: string]: string }> {
+    const [attributes] = await this.call(ref, IFACE.Text, 'GetAttributeRun', 'ib', [offset, true]);
+    return (attributes as { [name: string]: string }) ?? {};
+  }
   async getNSelections(ref: ObjectRef): Promise<number> {
     const [count] = await this.call(ref, IFACE.Text, 'GetNSelections');
     return Number(count);

@@ -216,6 +216,12 @@ const readObjectAttributesValue: AttributeReader = async (ctx) => {
 };
 const readActionNames: AttributeReader = async (ctx) => uiArray((await readActions(ctx)).map((a) => uiString(a.name)));
 const readCharacterCount: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCharacterCount(ctx.data.ref));
+const readTextAttributes: AttributeReader = async (ctx) => {
+  const attributes = await ctx.calls.getTextAttributes(ctx.data.ref, 0);
+  const out: { [key: string]: UiValue } = {};
+  for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
+  return uiObject(out);
+};
 const readCaretOffset: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCaretOffset(ctx.data.ref));
 const readTableRows: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NRows'));
@@ -380,6 +386,7 @@ export function buildAttributes(
   if (!secure && text) {
     lazy('native', 'Text.CharacterCount', readCharacterCount);
     lazy('native', 'Text.CaretOffset', readCaretOffset);
+    lazy('native', 'Text.Attributes', readTextAttributes);
   }
   if (!secure && valueIface) lazy('native', 'Value.MinimumIncrement', readMinimumIncrement);
   if (selection) lazy('native', 'Selection.NSelectedChildren', readNSelectedChildren);
