@@ -16,6 +16,7 @@ import { attributesOf, patternsOf, performPatternAction } from '../services/patt
 import { nameCatalog } from '../services/name-catalog.js';
 import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
+import { checkRequest } from '../services/check-request.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
@@ -256,6 +257,8 @@ export class InspectorDispatcher {
         format,
         ...(await exportNode(runtime, session.xpath, session.node(runtimeId), format, action)),
       }),
+      check: async (params) =>
+        checkRequest(runtime, session.xpath, params.runtimeId ? session.node(params.runtimeId) : undefined, params),
       snapshot: async ({ runtimeId, maxDepth, attrs }) =>
         snapshotXml(runtime, runtimeId ? session.node(runtimeId) : runtime.desktop, { attrs, maxDepth }),
       'snapshot.diff': async ({ before, after }) =>

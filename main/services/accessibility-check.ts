@@ -1,21 +1,28 @@
-import { CHECK_ATTRIBUTE_NAMES } from '../../shared/checks/attributes.js';
+import { HELD_CHECK_ATTRIBUTE_NAMES, onDemandCheckAttributes } from '../../shared/checks/attributes.js';
 import type { CheckConfig } from '../../shared/checks/config.js';
 import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
 import { checkTreeFromSnapshot, type CheckNode } from '../../shared/checks/model.js';
-import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { AttributeNames, type AttributeEntry } from '../../shared/model/attributes.js';
+import { uiArray, uiString } from '../../shared/model/values.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes } from './select-nodes.js';
+import { measureContrast } from './contrast.js';
+import { textContrast } from '../../shared/checks/rules/text-contrast.js';
 
 export interface AccessibilityCheckOptions {
-  /** XPath selecting the subtrees to check; the whole desktop when absent. */
+  /** XPath selecting the subtrees to check; the whole desktop when neither it nor `root` is given. */
   readonly xpath?: string;
+  /** The one subtree to check (the UI's selected node). */
+  readonly root?: RuntimeNode;
   readonly config: CheckConfig;
   readonly only?: ReadonlySet<string>;
   readonly timeoutMs?: number;
+  /** Text contrast from a screenshot (default: where the platform takes screenshots). */
+  readonly contrast?: boolean;
   /** Findings that get a verified locator; the rest report none (each locator costs a few verifying queries). */
   readonly maxLocated?: number;
   /** Best verified locators of live nodes, by runtime id (the locator service). */
@@ -30,21 +37,60 @@ export interface AccessibilityCheckResult {
 
 const DEFAULT_MAX_LOCATED = 500;
 
-/** What the rules read of a node: held values without a promise each (after a bulk load), the rest asked for. */
+/**
+ * What the rules read of a node: held values without a promise each (after a bulk load), its patterns, and the
+ * attributes that cost a call only where a rule looks at them (a label relation only of a field without a name ...).
+ */
 async function checkAttributes(node: RuntimeNode): Promise<readonly AttributeEntry[]> {
-  const held = node.peekAttributesNamed(CHECK_ATTRIBUTE_NAMES);
-  if (held) return held;
-  const found = await Promise.all(CHECK_ATTRIBUTE_NAMES.map((name) => node.attributesNamed(name).catch(() => [])));
-  return found.flat();
+  const readNamed = (names: readonly string[]) =>
+    Promise.all(names.map((name) => node.attributesNamed(name).catch((): readonly AttributeEntry[] => [])));
+  const held =
+    node.peekAttributesNamed(HELD_CHECK_ATTRIBUTE_NAMES) ?? (await readNamed(HELD_CHECK_ATTRIBUTE_NAMES)).flat();
+  const onDemand = onDemandCheckAttributes(node.namespace, node.role, node.name);
+  const [patterns, asked] = await Promise.all([
+    node.supportedPatterns().catch((): readonly string[] => []),
+    readNamed(onDemand),
+  ]);
+  const patternsEntry: AttributeEntry = {
+    namespace: 'control',
+    name: AttributeNames.SupportedPatterns,
+    value: uiArray(patterns.map(uiString)),
+  };
+  return [...held, patternsEntry, ...asked.flat()];
+}
+
+/**
+ * The subtree below a root, wrapped in the root's ancestors (one child each, checked by no rule): rules that look up
+ * (an element outside its window, a selected item's container) see the root's surroundings.
+ */
+async function collectWithAncestors(
+  root: RuntimeNode,
+  runtime: Runtime,
+): Promise<{ tree: SnapshotNode; depth: number }> {
+  const ancestors = runtime.ancestors(root).filter((ancestor) => ancestor !== runtime.desktop);
+  let tree = await collect(root, runtime);
+  for (const ancestor of ancestors.reverse()) {
+    tree = {
+      namespace: ancestor.namespace,
+      role: ancestor.role,
+      attributes: await ownAttributes(ancestor),
+      children: [tree],
+    };
+  }
+  return { tree, depth: ancestors.length };
+}
+
+async function ownAttributes(node: RuntimeNode): Promise<AttributeEntry[]> {
+  const attributes: AttributeEntry[] = (await checkAttributes(node)).filter((entry) => !entry.derived);
+  attributes.push({ namespace: 'control', name: 'RuntimeId', value: { type: 'String', value: node.runtimeId } });
+  return attributes;
 }
 
 async function collect(node: RuntimeNode, runtime: Runtime): Promise<SnapshotNode> {
-  const [found, children] = await Promise.all([
-    checkAttributes(node),
+  const [attributes, children] = await Promise.all([
+    ownAttributes(node),
     runtime.peekStructuralChildren(node) ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
   ]);
-  const attributes: AttributeEntry[] = found.filter((entry) => !entry.derived);
-  attributes.push({ namespace: 'control', name: 'RuntimeId', value: { type: 'String', value: node.runtimeId } });
   return {
     namespace: node.namespace,
     role: node.role,
@@ -62,8 +108,17 @@ export async function checkAccessibility(
   xpath: XPathService,
   options: AccessibilityCheckOptions,
 ): Promise<AccessibilityCheckResult> {
-  const roots = options.xpath ? await selectNodes(xpath, options.xpath, options.timeoutMs) : [runtime.desktop];
-  const trees = checkTreeFromSnapshot(await Promise.all(roots.map((root) => collect(root, runtime))));
+  const roots = options.root
+    ? [options.root]
+    : options.xpath
+      ? await selectNodes(xpath, options.xpath, options.timeoutMs)
+      : [runtime.desktop];
+  const collected = await Promise.all(roots.map((root) => collectWithAncestors(root, runtime)));
+  const trees = checkTreeFromSnapshot(collected.map(({ tree }) => tree)).map((top, index) => {
+    let root = top;
+    for (let level = 0; level < collected[index]!.depth; level++) root = root.children[0]!;
+    return root;
+  });
   const ignored = new Map<string, Set<string>>();
   for (const entry of options.config.ignore) {
     const nodes = await selectNodes(xpath, entry.locator, options.timeoutMs).catch((error: unknown) => {
@@ -75,8 +130,10 @@ export async function checkAccessibility(
     for (const node of nodes) set.add(node.runtimeId);
     ignored.set(key, set);
   }
+  const measured = options.contrast !== false && (await measureContrast(runtime, trees));
   const report = runChecks(trees, {
     config: options.config,
+    ...(measured ? {} : { unavailable: new Set([textContrast.id]) }),
     ...(options.only ? { only: options.only } : {}),
     ignored,
   });

@@ -2,6 +2,7 @@ import { useEffect, useState, type KeyboardEvent, type PointerEvent, type ReactN
 import { useSlice, useStores } from '../app-context.js';
 import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
+import { ChecksPanel } from './ChecksPanel.js';
 import { ExportPanel } from './ExportPanel.js';
 import { PatternsPanel } from './PatternsPanel.js';
 import { SnapshotBanner } from './SnapshotBanner.js';
@@ -236,6 +237,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
             <Panel className="pane-side" style={{ width: panels.details }}>
               <PatternsPanel />
               <ExportPanel />
+              <ChecksPanel />
             </Panel>
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />

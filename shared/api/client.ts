@@ -154,6 +154,7 @@ export class InspectorClient {
   openSnapshot = (xml: string, name: string) => this.request('snapshot.open', { xml, name });
   closeSnapshot = () => this.request('snapshot.close');
   names = () => this.request('names');
+  check = (options: ParamsInput<'check'> = {}) => this.request('check', options);
   getSettings = () => this.request('settings.get');
   setSettings = (values: ParamsInput<'settings.set'>['values']) => this.request('settings.set', { values });
   status = () => this.request('status');

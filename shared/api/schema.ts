@@ -167,6 +167,18 @@ export const LocatorSchema = z.object({
 export type ApiLocator = z.infer<typeof LocatorSchema>;
 export const EXPORT_FORMAT_NAMES = ['json', 'xpath', 'robot', 'python', 'dogtail'] as const;
 
+/** One accessibility finding (shared/checks) on a node of the checked subtree. */
+export const CheckFindingSchema = z.object({
+  rule: z.string(),
+  severity: z.enum(['error', 'warning', 'info']),
+  message: z.string(),
+  node: z.object({ runtimeId: z.string(), namespace: NamespaceSchema, role: z.string(), name: z.string() }),
+});
+export type ApiCheckFinding = z.infer<typeof CheckFindingSchema>;
+export const CHECK_REPORT_FORMAT_NAMES = ['text', 'json', 'sarif', 'junit'] as const;
+/** At most this many findings come back (`truncated` says when there were more). */
+export const MAX_CHECK_FINDINGS = 5000;
+
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
 
@@ -328,6 +340,29 @@ export const methods = {
       action: z.string().max(10_000).default('none'),
     }),
     result: z.object({ format: z.string(), code: z.string(), locators: z.array(LocatorSchema) }),
+  },
+  /**
+   * Accessibility checks (shared/checks) over the node's subtree (the desktop without one), every rule or those
+   * named; `config` is the text of a `check --config` file. With `format`, the report as the CLI writes it
+   * (findings with their verified locators), else only the findings.
+   */
+  check: {
+    params: z.strictObject({
+      runtimeId: runtimeId.optional(),
+      rules: z.array(z.string().max(100)).max(100).optional(),
+      config: z
+        .string()
+        .max(256 * 1024)
+        .optional(),
+      format: z.enum(CHECK_REPORT_FORMAT_NAMES).optional(),
+    }),
+    result: z.object({
+      findings: z.array(CheckFindingSchema),
+      truncated: z.boolean(),
+      rules: z.array(z.object({ id: z.string(), severity: z.string(), findings: z.number().int() })),
+      nodesChecked: z.number().int(),
+      report: z.string().optional(),
+    }),
   },
   /** The subtree as snapshot XML (the `snapshot` command's format). */
   snapshot: {

@@ -1,19 +1,38 @@
 import { AttributeNames as A } from '../model/attributes.js';
+import type { Namespace } from '../model/namespaces.js';
 
-/** The attributes the rules read (local names, any namespace): what a front end reads of each node for a check. */
-export const CHECK_ATTRIBUTE_NAMES: readonly string[] = [
+/**
+ * The attributes the rules read (local names, any namespace). Those a provider holds with a node's header (states,
+ * flags) are read for every node; the others cost a call to the application each and are read only where a rule
+ * looks at them (onDemandCheckAttributes).
+ */
+export const HELD_CHECK_ATTRIBUTE_NAMES: readonly string[] = [
   A.Name,
-  A.SupportedPatterns,
   A.IsFocused,
   A.IsEnabled,
   A.IsVisible,
   A.IsOffscreen,
   A.IsSelected,
   A.ToggleState,
-  A.Bounds,
-  A.MinValue,
-  A.MaxValue,
   'Accessible.States',
   'Accessible.Interfaces',
-  'LabelledBy',
 ];
+
+/** Text roles (contrast: the text attributes say whether the text is large). */
+const TEXT_ROLES = new Set(['Static', 'Label', 'Paragraph', 'Heading', 'Caption', 'Text']);
+/** The text attributes at the start of an element's text (font size and weight), `native:Text.Attributes`. */
+export const TEXT_ATTRIBUTES = 'Text.Attributes';
+const RANGE_ROLES = new Set(['Slider', 'SpinButton', 'ScrollBar', 'ProgressBar']);
+const TABLE_ROLES = new Set(['Table', 'TreeTable']);
+const FIELD_ROLES = new Set(['Edit', 'Entry', 'Text', 'PasswordText', 'ComboBox', 'SpinButton', 'Slider']);
+
+/** What else the rules need of a node with this role and name, beyond the held attributes and its patterns. */
+export function onDemandCheckAttributes(namespace: Namespace, role: string, name: string): readonly string[] {
+  if (namespace !== 'control') return [];
+  const names: string[] = [A.Bounds];
+  if (RANGE_ROLES.has(role)) names.push(A.MinValue, A.MaxValue);
+  if (TABLE_ROLES.has(role)) names.push('Table.ColumnHeaders', 'Table.RowHeaders');
+  if (FIELD_ROLES.has(role) && name.trim() === '') names.push(A.LabelledBy);
+  if (TEXT_ROLES.has(role)) names.push(TEXT_ATTRIBUTES);
+  return names;
+}

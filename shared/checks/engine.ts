@@ -8,6 +8,8 @@ export interface CheckRunOptions {
   readonly only?: ReadonlySet<string>;
   /** Node keys the config's ignore locators selected, per rule id; `*` for every rule. */
   readonly ignored?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Rules that cannot run here (contrast without a screenshot device): left out of the run and the report. */
+  readonly unavailable?: ReadonlySet<string>;
   /** A subtree the caller leaves out (the inspector's own windows), with all below it. */
   readonly skip?: (node: CheckNode) => boolean;
 }
@@ -26,10 +28,12 @@ export interface CheckReport {
   readonly ignoredFindings: number;
 }
 
-export function activeRules(options: Pick<CheckRunOptions, 'config' | 'only'>): { rule: Rule; severity: Severity }[] {
+export function activeRules(
+  options: Pick<CheckRunOptions, 'config' | 'only' | 'unavailable'>,
+): { rule: Rule; severity: Severity }[] {
   const active: { rule: Rule; severity: Severity }[] = [];
   for (const rule of RULES) {
-    if (options.only && !options.only.has(rule.id)) continue;
+    if ((options.only && !options.only.has(rule.id)) || options.unavailable?.has(rule.id)) continue;
     const setting = options.config.rules.get(rule.id) ?? rule.severity;
     if (setting !== 'off') active.push({ rule, severity: setting });
   }

@@ -85,6 +85,11 @@ export function checkTreeFromSnapshot(roots: readonly SnapshotNode[]): CheckNode
   return roots.map((root, index) => build(root, undefined, `/${index + 1}`));
 }
 
+/** Adds a measured fact to a node built here (device checks measure on screen before the rules run). */
+export function attachFact(node: CheckNode, key: string, value: UiValue): void {
+  (node.attributes as Map<string, UiValue>).set(key, value);
+}
+
 /** Every node of the trees below (and including) the roots, in document order, without recursion. */
 export function* walkCheckTree(roots: readonly CheckNode[]): Generator<CheckNode> {
   const stack = [...roots].reverse();

@@ -54,6 +54,9 @@ export const AttributeNames = {
   HorizontallyScrollable: 'HorizontallyScrollable',
   VerticallyScrollable: 'VerticallyScrollable',
   DialogResult: 'DialogResult',
+  LabelledBy: 'LabelledBy',
+  LabelFor: 'LabelFor',
+  DescribedBy: 'DescribedBy',
 } as const;
 
 /** Attributes whose values are secret when the node is secure: never read, never shown. */

@@ -15,7 +15,7 @@ import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
-import { locateNodes } from '../../services/locate.js';
+import { bestLocators, checkTool } from '../../services/check-request.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
 const EXIT_FINDINGS = EXIT_FAILURE;
@@ -77,12 +77,6 @@ async function loadConfig(file: string | undefined): Promise<CheckConfig> {
   }
 }
 
-async function version(): Promise<string> {
-  const { readFileSync } = await import('node:fs');
-  const url = new URL('../../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
-}
-
 export function registerCheck(program: Command): void {
   addRuntimeOptions(
     program
@@ -109,15 +103,9 @@ export function registerCheck(program: Command): void {
         config,
         ...(options.rules ? { only: options.rules } : {}),
         ...timeout,
-        locate: async (targets) => {
-          const located = await locateNodes(session.runtime, session.xpath, targets, timeout);
-          const best = new Map<string, string>();
-          for (const target of located) if (target.locators[0]) best.set(target.runtimeId, target.locators[0].xpath);
-          return best;
-        },
+        locate: (targets) => bestLocators(session.runtime, session.xpath, targets, options.timeout),
       });
-      const tool = { name: 'PlatynUI Inspector', version: await version() };
-      process.stdout.write(formatCheckReport(report, options.format, locatorOf, tool));
+      process.stdout.write(formatCheckReport(report, options.format, locatorOf, checkTool()));
       if (failsAt(report, options.failOn)) process.exitCode = EXIT_FINDINGS;
     } catch (error) {
       const failure = toInspectorError(error);

@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
-import { fixtureUrl, launchChromium, sessionEnv } from '../../../e2e/support/apps.js';
+import { fixtureUrl, launchChromium, launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
 import { projectRoot } from '../../../e2e/support/paths.js';
 
 // `check` as a user runs it: the CLI as a child process against a real Chromium page with a faulty part and its
-// clean twin (e2e/fixtures/a11y-checks.html).
+// clean twin (e2e/fixtures/a11y-checks.html), and a GTK 3 application built the same way
+// (e2e/fixtures/gtk3-a11y-checks.py): label relations, table headers, states and geometry as AT-SPI reports them.
 
 let page: LaunchedApp;
+let gtk: LaunchedApp;
 
 interface FindingLine {
   rule: string;
@@ -43,14 +45,25 @@ function check(args: string[]): { status: number | null; findings: FindingLine[]
 const part = (name: string) => `app:Application[@Name='Chromium']//*[@Name='${name}'][1]`;
 
 before(async () => {
-  page = await launchChromium(sessionEnv(), fixtureUrl('a11y-checks.html'), { title: 'PlatynUI Checks Fixture' });
+  [page, gtk] = await Promise.all([
+    launchChromium(sessionEnv(), fixtureUrl('a11y-checks.html'), { title: 'PlatynUI Checks Fixture' }),
+    launchPythonGtkApp('gtk3-a11y-checks.py', sessionEnv()),
+  ]);
 });
 
 after(async () => {
-  await page?.stop();
+  await Promise.all([page?.stop(), gtk?.stop()]);
 });
 
+/** Contrast is measured on the screen as it is: the window under test goes on top of the other first. */
+function raise(window: string): void {
+  const run = spawnCli(['window', window, '--activate']);
+  assert.equal(run.status, 0, run.stderr);
+}
+
 describe('check on a real Chromium page', () => {
+  before(() => raise("app:Application[@Name='Chromium']/*[contains(@Name, 'PlatynUI Checks Fixture')]"));
+
   test('every seeded fault is found in the faulty part, each with a locator where the node has a name', () => {
     const faulty = check([part('Faulty part'), '--format', 'json']);
     assert.equal(faulty.status, 1, `findings at error level exit 1: ${faulty.stderr}`);
@@ -61,6 +74,7 @@ describe('check on a real Chromium page', () => {
       'poor-name Button "button"',
       'poor-name Image "banner-final.png"',
       'role-requirements Table "Prices"',
+      'text-contrast Static "Faint note"',
       'unlabelled-field Entry ""',
       'unnamed-control Button ""',
       'unnamed-image Image "To get missing image descriptions, open the context menu."',
@@ -88,7 +102,7 @@ describe('check on a real Chromium page', () => {
       );
       const configured = check([part('Faulty part'), '--format', 'json', '--config', config]);
       assert.ok(!configured.findings.some((f) => f.rule === 'poor-name' || f.node.name === 'Prices'));
-      assert.equal(configured.findings.length, 5);
+      assert.equal(configured.findings.length, 6);
       writeFileSync(config, '{"rules": {"poor-name": "loud"}}');
       const bad = check([part('Faulty part'), '--config', config]);
       assert.equal(bad.status, 2);
@@ -99,8 +113,65 @@ describe('check on a real Chromium page', () => {
     const sarif = spawnCli(['check', part('Faulty part'), '--format', 'sarif']);
     const log = JSON.parse(sarif.stdout) as { version: string; runs: { results: { ruleId: string }[] }[] };
     assert.equal(log.version, '2.1.0');
-    assert.equal(log.runs[0]!.results.length, 8);
+    assert.equal(log.runs[0]!.results.length, 9);
     const junit = spawnCli(['check', part('Faulty part'), '--format', 'junit']);
-    assert.equal(junit.stdout.match(/<failure /g)?.length, 8);
+    assert.equal(junit.stdout.match(/<failure /g)?.length, 9);
+  });
+});
+
+const gtkPart = (name: string) => `app:Application[@Name='gtk3-a11y-checks']//Filler[@Name='${name}']`;
+
+describe('check on a real GTK 3 application', () => {
+  before(() => raise("app:Application[@Name='gtk3-a11y-checks']/Frame"));
+
+  test('every seeded fault is found in the faulty part', () => {
+    const faulty = check([gtkPart('Faulty part'), '--format', 'json']);
+    assert.equal(faulty.status, 1, faulty.stderr);
+    const found = faulty.findings.map((f) => `${f.rule} ${f.node.role} ${JSON.stringify(f.node.name)}`).sort();
+    assert.deepEqual(found, [
+      'contradictory-states Button "Send"',
+      'duplicate-sibling-name Button "Delete"',
+      'geometry Button "Help"',
+      'poor-name Icon "logo-final.png"',
+      'role-requirements ProgressBar "Upload"',
+      'role-requirements Table ""',
+      'text-contrast Label "Faint note"',
+      'unlabelled-field Text ""',
+      'unnamed-control Button ""',
+      'unnamed-image Icon ""',
+    ]);
+    const faint = faulty.findings.find((f) => f.rule === 'text-contrast');
+    assert.match(faint!.message, /contrast of 1\.[6-9]\d:1 \(#b[0-9a-f]{5} on #f[0-9a-f]{5}\), below 4\.5:1/);
+    const outside = faulty.findings.find((f) => f.rule === 'geometry');
+    assert.match(outside!.message, /lies outside its window Frame "GTK checks fixture"/);
+  });
+
+  test('the clean twin gives no findings: its field is labelled through the relation AT-SPI reports', () => {
+    const clean = check([gtkPart('Clean part'), '--format', 'json', '--fail-on', 'info']);
+    assert.deepEqual(clean.findings, []);
+    assert.equal(clean.status, 0, clean.stderr);
+    const query = (xpath: string) => {
+      const run = spawnCli(['query', xpath, '--format', 'json', '--attrs', 'all']);
+      const [node] = JSON.parse(run.stdout) as { runtimeId: string; attributes: { [name: string]: unknown } }[];
+      assert.ok(node, `${xpath}: ${run.stderr}`);
+      return node;
+    };
+    const label = query(`${gtkPart('Clean part')}//Label[@Name='Search']`);
+    const field = query(`${gtkPart('Clean part')}//Text`);
+    assert.deepEqual(field.attributes['LabelledBy'], [label.runtimeId]);
+    assert.deepEqual(label.attributes['LabelFor'], [field.runtimeId]);
+    assert.deepEqual(field.attributes['native:Accessible.Relations'], { 'labelled-by': [label.runtimeId] });
+    const table = query(`${gtkPart('Clean part')}//Table`);
+    const headers = JSON.parse(
+      spawnCli(['query', `${gtkPart('Clean part')}//Table/item:TableColumnHeader`, '--format', 'json']).stdout,
+    ) as { runtimeId: string; name: string }[];
+    assert.deepEqual(
+      headers.map((header) => header.name),
+      ['Fruit', 'Count'],
+    );
+    assert.deepEqual(
+      table.attributes['native:Table.ColumnHeaders'],
+      headers.map((header) => header.runtimeId),
+    );
   });
 });

@@ -183,6 +183,14 @@ export class AtspiCalls {
     const [attributes] = await this.call(ref, IFACE.Accessible, 'GetAttributes');
     return (attributes as { [key: string]: string }) ?? {};
   }
+  /** `GetRelationSet`: each relation's AT-SPI type number and its targets. */
+  async getRelationSet(ref: ObjectRef): Promise<Array<{ type: number; targets: ObjectRef[] }>> {
+    const [relations] = await this.call(ref, IFACE.Accessible, 'GetRelationSet');
+    return ((relations as unknown[][]) ?? []).map((relation) => ({
+      type: Number(relation[0]),
+      targets: ((relation[1] as unknown[]) ?? []).map(asRef),
+    }));
+  }
   async getIndexInParent(ref: ObjectRef): Promise<number> {
     const [index] = await this.call(ref, IFACE.Accessible, 'GetIndexInParent');
     return Number(index);
@@ -256,6 +264,11 @@ export class AtspiCalls {
     const [text] = await this.call(ref, IFACE.Text, 'GetText', 'ii', [start, end]);
     return String(text ?? '');
   }
+  /** The text attributes in effect at an offset, defaults included (`GetAttributeRun`). */
+  async getTextAttributes(ref: ObjectRef, offset: number): Promise<{ [name: string]: string }> {
+    const [attributes] = await this.call(ref, IFACE.Text, 'GetAttributeRun', 'ib', [offset, true]);
+    return (attributes as { [name: string]: string }) ?? {};
+  }
   async getNSelections(ref: ObjectRef): Promise<number> {
     const [count] = await this.call(ref, IFACE.Text, 'GetNSelections');
     return Number(count);
@@ -309,6 +322,10 @@ export class AtspiCalls {
   // Table, Image, Document: read as native attributes
   async getIntProperty(ref: ObjectRef, iface: string, name: string): Promise<number> {
     return Number(await this.prop(ref, iface, name));
+  }
+  async getTableHeader(ref: ObjectRef, axis: 'Column' | 'Row', index: number): Promise<ObjectRef> {
+    const [header] = await this.call(ref, IFACE.Table, `Get${axis}Header`, 'i', [index]);
+    return asRef(header);
   }
   async getStringProperty(ref: ObjectRef, iface: string, name: string): Promise<string> {
     return String((await this.prop(ref, iface, name)) ?? '');

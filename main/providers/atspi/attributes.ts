@@ -17,6 +17,7 @@ import type { AtspiCalls } from './atspi-calls.js';
 import { IFACE, isNullRef } from './atspi-calls.js';
 import type { NodeData } from './node-data.js';
 import { INTERFACE_BIT, interfaceMask, runtimeIdOf } from './node-data.js';
+import { readRelations, readTableHeaders, relationsObject, relationValue } from './relations.js';
 import { atspiRoleName, isToggleRole, mapRole } from './roles.js';
 import { hasState, S, stateNames } from './states.js';
 
@@ -215,11 +216,33 @@ const readObjectAttributesValue: AttributeReader = async (ctx) => {
 };
 const readActionNames: AttributeReader = async (ctx) => uiArray((await readActions(ctx)).map((a) => uiString(a.name)));
 const readCharacterCount: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCharacterCount(ctx.data.ref));
+const readTextAttributes: AttributeReader = async (ctx) => {
+  const attributes = await ctx.calls.getTextAttributes(ctx.data.ref, 0);
+  const out: { [key: string]: UiValue } = {};
+  for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
+  return uiObject(out);
+};
 const readCaretOffset: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCaretOffset(ctx.data.ref));
 const readTableRows: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NRows'));
 const readTableColumns: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NColumns'));
+function relationsOf(ctx: AttributeContext): Promise<ReadonlyMap<string, string[]>> {
+  return memo(ctx, 'relations', () => readRelations(ctx.calls, ctx.data.ref));
+}
+const readLabelledBy: AttributeReader = async (ctx) => relationValue(await relationsOf(ctx), 'labelled-by');
+const readLabelFor: AttributeReader = async (ctx) => relationValue(await relationsOf(ctx), 'label-for');
+const readDescribedBy: AttributeReader = async (ctx) => relationValue(await relationsOf(ctx), 'described-by');
+const readRelationsValue: AttributeReader = async (ctx) => relationsObject(await relationsOf(ctx));
+const readColumnHeaders: AttributeReader = async (ctx) =>
+  readTableHeaders(
+    ctx.calls,
+    ctx.data.ref,
+    'Column',
+    await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NColumns'),
+  );
+const readRowHeaders: AttributeReader = async (ctx) =>
+  readTableHeaders(ctx.calls, ctx.data.ref, 'Row', await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NRows'));
 const readImageDescription: AttributeReader = async (ctx) =>
   uiString(await ctx.calls.getStringProperty(ctx.data.ref, IFACE.Image, 'ImageDescription'));
 const readToolkitName: AttributeReader = async (ctx) => uiString(await ctx.calls.getToolkitName(ctx.data.ref));
@@ -318,6 +341,9 @@ export function buildAttributes(
     held('control', A.IsVisible, heldVisible);
     held('control', A.IsInView, heldInView);
     held('control', A.IsFocused, heldFocused);
+    lazy('control', A.LabelledBy, readLabelledBy);
+    lazy('control', A.LabelFor, readLabelFor);
+    lazy('control', A.DescribedBy, readDescribedBy);
   }
   if (hasState(states, S.Selectable)) held('control', A.IsSelected, heldSelected);
   if (hasState(states, S.Expandable)) held('control', A.IsExpanded, heldExpanded);
@@ -354,17 +380,21 @@ export function buildAttributes(
   held('native', 'Accessible.States', heldStateNames);
   held('native', 'Accessible.Interfaces', heldInterfaceNames);
   lazy('native', 'Accessible.Attributes', readObjectAttributesValue);
+  if (component) lazy('native', 'Accessible.Relations', readRelationsValue);
   if (component) lazy('native', 'Component.Extents', readBounds);
   if (mask & INTERFACE_BIT.Action) lazy('native', 'Action.Names', readActionNames);
   if (!secure && text) {
     lazy('native', 'Text.CharacterCount', readCharacterCount);
     lazy('native', 'Text.CaretOffset', readCaretOffset);
+    lazy('native', 'Text.Attributes', readTextAttributes);
   }
   if (!secure && valueIface) lazy('native', 'Value.MinimumIncrement', readMinimumIncrement);
   if (selection) lazy('native', 'Selection.NSelectedChildren', readNSelectedChildren);
   if (mask & INTERFACE_BIT.Table) {
     lazy('native', 'Table.NRows', readTableRows);
     lazy('native', 'Table.NColumns', readTableColumns);
+    lazy('native', 'Table.ColumnHeaders', readColumnHeaders);
+    lazy('native', 'Table.RowHeaders', readRowHeaders);
   }
   if (mask & INTERFACE_BIT.Image) lazy('native', 'Image.ImageDescription', readImageDescription);
   if (mask & INTERFACE_BIT.Application) {

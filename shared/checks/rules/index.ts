@@ -5,6 +5,7 @@ import { duplicateSiblingName } from './duplicate-sibling-name.js';
 import { geometry } from './geometry.js';
 import { poorName } from './poor-name.js';
 import { roleRequirements } from './role-requirements.js';
+import { textContrast } from './text-contrast.js';
 import { unlabelledField } from './unlabelled-field.js';
 import { unnamedControl } from './unnamed-control.js';
 import { unnamedImage } from './unnamed-image.js';
@@ -20,6 +21,7 @@ export const RULES: readonly Rule[] = [
   geometry,
   dialogWithoutFocus,
   poorName,
+  textContrast,
 ];
 
 export function ruleById(id: string): Rule | undefined {

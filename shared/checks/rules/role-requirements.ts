@@ -1,5 +1,5 @@
 import { AttributeNames as A } from '../../model/attributes.js';
-import { describeNode, nativeStates, numberAttribute } from '../facts.js';
+import { describeNode, hasNativeStates, isShowing, nativeStates, numberAttribute } from '../facts.js';
 import type { CheckNode, Rule, RuleHit } from '../model.js';
 
 const TOGGLE_ROLES = new Set(['CheckBox', 'ToggleButton', 'RadioButton', 'Switch']);
@@ -10,9 +10,27 @@ const TABLE_ROLES = new Set(['Table', 'TreeTable']);
 const HEADER_SEARCH_DEPTH = 3;
 const TABLE_HEADER_ATTRIBUTES = ['native:Table.ColumnHeaders', 'native:Table.RowHeaders', 'ColumnHeaders'];
 
-function hasHeader(node: CheckNode, depth: number): boolean {
-  if (depth === 0) return false;
-  return node.children.some((child) => HEADER_ROLES.has(child.role) || hasHeader(child, depth - 1));
+function headersOf(node: CheckNode, depth: number, out: CheckNode[] = []): CheckNode[] {
+  if (depth === 0) return out;
+  for (const child of node.children) {
+    if (HEADER_ROLES.has(child.role)) out.push(child);
+    else headersOf(child, depth - 1, out);
+  }
+  return out;
+}
+
+/** A header a user meets: named, and shown where the provider says what is shown (GTK keeps hidden headers). */
+function isPresentHeader(header: CheckNode): boolean {
+  return header.name.trim() !== '' && (!hasNativeStates(header) || isShowing(header));
+}
+
+function hasHeaders(table: CheckNode): boolean {
+  const headers = headersOf(table, HEADER_SEARCH_DEPTH);
+  if (headers.length > 0) return headers.some(isPresentHeader);
+  return TABLE_HEADER_ATTRIBUTES.some((name) => {
+    const value = table.attributes.get(name);
+    return value?.type === 'Array' && value.value.length > 0;
+  });
 }
 
 function reportsToggleState(node: CheckNode): boolean {
@@ -53,13 +71,8 @@ export const roleRequirements: Rule = {
         hits.push({ message: `${what} has an empty value range (${min} to ${max})` });
       }
     }
-    if (TABLE_ROLES.has(node.role) && node.children.length > 0) {
-      const declared = TABLE_HEADER_ATTRIBUTES.some((name) => {
-        const value = node.attributes.get(name);
-        return value?.type === 'Array' && value.value.length > 0;
-      });
-      if (!declared && !hasHeader(node, HEADER_SEARCH_DEPTH))
-        hits.push({ message: `${what} has no row or column headers` });
+    if (TABLE_ROLES.has(node.role) && node.children.length > 0 && !hasHeaders(node)) {
+      hits.push({ message: `${what} has no row or column headers` });
     }
     return hits;
   },

@@ -164,6 +164,22 @@ describe('accessibility rules: each finds its fault and is quiet on the clean tw
     ]);
     const headerRow = n('TableRow', {}, [n('ColumnHeader', { Name: 'Size' })]);
     assert.deepEqual(findings('role-requirements', inWindow(n('Table', { Name: 'Files' }, [headerRow, row]))), []);
+    const declared = { 'native:Table.ColumnHeaders': ['atspi://:1.2/h1'] };
+    assert.deepEqual(findings('role-requirements', inWindow(n('Table', { Name: 'Files', ...declared }, [row]))), []);
+    const hidden = n('item:TableColumnHeader', { Name: 'Size', 'native:Accessible.States': ['enabled'] });
+    const shownHeader = n('item:TableColumnHeader', {
+      Name: 'Size',
+      'native:Accessible.States': ['showing', 'visible'],
+    });
+    const unnamed = n('ColumnHeader', { Name: '' });
+    for (const headers of [[hidden], [unnamed]]) {
+      assert.deepEqual(
+        findings('role-requirements', inWindow(n('Table', { Name: 'Files', ...declared }, [...headers, row]))),
+        ['Table "Files" has no row or column headers'],
+        'hidden or unnamed headers are no headers, whatever the table declares',
+      );
+    }
+    assert.deepEqual(findings('role-requirements', inWindow(n('Table', { Name: 'Files' }, [shownHeader, row]))), []);
   });
 
   test('geometry: showing with no size, or outside its window', () => {

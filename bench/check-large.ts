@@ -1,0 +1,60 @@
+// Benchmark: `check` on a Chromium page with about 10,000 accessible nodes (e2e/fixtures/table.html), the whole CLI
+// process timed from spawn to exit, contrast included (one screenshot), without --tab-order. Baselines in the same
+// run: `snapshot` of the same application (reading the tree alone) and `node -e 0`. Goal (issue 19): under 2 s.
+//
+//   node dist/bench/check-large.js [--rows 2000] [--repeat 5]
+// Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
+import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
+import {
+  cli,
+  goal,
+  joinDesktopSession,
+  line,
+  NODE_FLOOR,
+  numberOption,
+  printLoad,
+  ratio,
+  report,
+  timeRoundRobin,
+} from './_cli.js';
+
+const CHECK_GOAL_MS = 2000;
+
+async function main(): Promise<void> {
+  const rows = numberOption('--rows', 2000);
+  const repeat = numberOption('--repeat', 5);
+  const stopSession = await joinDesktopSession();
+  const page = await launchChromium(process.env, fixtureUrl('table.html', { rows }), { title: tableReadyTitle(rows) });
+  try {
+    const app = `app:Application[@Name='Chromium']`;
+    const checked = await timeRoundRobin([['warm-up', cli(['check', app, '--fail-on', 'never'])]], 1);
+    const summary = /(\d+) node\(s\) checked by (\d+) rule\(s\)/.exec(checked[0]!.runs[0]!.stdout);
+    if (!summary) throw new Error(`check printed no summary: ${checked[0]!.runs[0]!.stdout.slice(-500)}`);
+    line('check.nodes', Number(summary[1]), 'nodes');
+    line('check.rules', Number(summary[2]), 'rules');
+    printLoad('before');
+    const [check, snapshot, floor] = await timeRoundRobin(
+      [
+        ['check', cli(['check', app, '--format', 'json', '--fail-on', 'never'])],
+        ['snapshot', cli(['snapshot', app, '--format', 'json'])],
+        ['node.floor', NODE_FLOOR],
+      ],
+      repeat,
+    );
+    printLoad('after');
+    const checkFigures = report(check!);
+    report(snapshot!);
+    report(floor!);
+    ratio('check.vs.snapshot', check!, snapshot!);
+    goal(
+      `check of ${summary[1]} nodes under ${CHECK_GOAL_MS} ms`,
+      checkFigures.medianMs < CHECK_GOAL_MS,
+      `${checkFigures.medianMs.toFixed(0)} ms`,
+    );
+  } finally {
+    await page.stop();
+    await stopSession?.();
+  }
+}
+
+await main();

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import type { ApiCheckFinding, Params, Result } from '../../shared/api/schema.js';
+import { MAX_CHECK_FINDINGS } from '../../shared/api/schema.js';
+import { CheckConfigError, EMPTY_CHECK_CONFIG, parseCheckConfig } from '../../shared/checks/config.js';
+import { formatCheckReport } from '../../shared/checks/report/formats.js';
+import { ruleById } from '../../shared/checks/rules/index.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { XPathService } from '../xpath/xpath-service.js';
+import { checkAccessibility } from './accessibility-check.js';
+import { locateNodes } from './locate.js';
+
+/** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
+export function checkTool(): { name: string; version: string } {
+  const url = new URL('../../../package.json', import.meta.url);
+  return {
+    name: 'PlatynUI Inspector',
+    version: (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version,
+  };
+}
+
+/** Best verified locators of live nodes, by runtime id (what every finding's `locator` is). */
+export async function bestLocators(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  timeoutMs?: number,
+): Promise<ReadonlyMap<string, string>> {
+  const located = await locateNodes(runtime, xpath, targets, timeoutMs !== undefined ? { timeoutMs } : {});
+  const best = new Map<string, string>();
+  for (const target of located) if (target.locators[0]) best.set(target.runtimeId, target.locators[0].xpath);
+  return best;
+}
+
+/** The protocol's `check`: rules and config validated, the subtree checked, findings capped, the report formatted. */
+export async function checkRequest(
+  runtime: Runtime,
+  xpath: XPathService,
+  root: RuntimeNode | undefined,
+  params: Params<'check'>,
+): Promise<Result<'check'>> {
+  const unknown = (params.rules ?? []).filter((id) => !ruleById(id));
+  if (unknown.length > 0) {
+    throw new InspectorError('invalid-input', `unknown rule ${unknown.join(', ')}`, { path: 'rules' });
+  }
+  let config = EMPTY_CHECK_CONFIG;
+  if (params.config !== undefined) {
+    try {
+      config = parseCheckConfig(params.config, 'config');
+    } catch (error) {
+      if (error instanceof CheckConfigError)
+        throw new InspectorError('invalid-input', error.message, { path: 'config' });
+      throw error;
+    }
+  }
+  const format = params.format;
+  const { report, locatorOf } = await checkAccessibility(runtime, xpath, {
+    ...(root ? { root } : {}),
+    config,
+    ...(params.rules ? { only: new Set(params.rules) } : {}),
+    locate: format ? (targets) => bestLocators(runtime, xpath, targets) : async () => new Map(),
+  });
+  const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
+    rule: finding.rule,
+    severity: finding.severity,
+    message: finding.message,
+    node: {
+      runtimeId: finding.node.key,
+      namespace: finding.node.namespace,
+      role: finding.node.role,
+      name: finding.node.name,
+    },
+  }));
+  return {
+    findings,
+    truncated: report.findings.length > findings.length,
+    rules: report.rules.map((run) => ({ id: run.rule.id, severity: run.severity, findings: run.findings })),
+    nodesChecked: report.nodesChecked,
+    ...(format ? { report: formatCheckReport(report, format, locatorOf, checkTool()) } : {}),
+  };
+}
