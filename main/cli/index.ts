@@ -28,6 +28,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
   ['virtual-desktop', async () => (await import('./commands/virtual-desktop.js')).registerVirtualDesktop],
+  ['mcp', async () => (await import('../mcp/command.js')).registerMcp],
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);
