@@ -4,6 +4,7 @@ import type { PlatformBundle } from '../core/platform.js';
 import { KeyboardController } from '../runtime/input/keyboard.js';
 import { KeyboardSequence } from '../runtime/input/keyboard-sequence.js';
 import { PointerController } from '../runtime/input/pointer.js';
+import { abortableClock, realClock, type InputClock } from '../runtime/input/timing.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import { actionPointOf } from '../services/bounds.js';
 import { performPatternAction } from '../services/patterns.js';
@@ -127,18 +128,28 @@ export function keySequence(key: string): KeyboardSequence {
 }
 
 /** Gives the node the keyboard focus; the window raised just before may have changed it (checked already). */
-async function focusForTyping(session: McpSession, node: RuntimeNode): Promise<void> {
+async function focusForTyping(session: McpSession, node: RuntimeNode, clock: InputClock): Promise<void> {
   const patterns = await node.supportedPatterns();
   if (patterns.includes('Focusable')) await performPatternAction(node, node.revision, 'focus', {});
-  else await new PointerController(device(session.runtime.platform, 'pointer')).click(await actionPointOf(node));
+  else {
+    const pointer = new PointerController(device(session.runtime.platform, 'pointer'), { clock });
+    await pointer.click(await actionPointOf(node));
+  }
 }
 
-async function perform(session: McpSession, node: RuntimeNode, revision: number, request: AgentAction): Promise<void> {
+/** Input stops at its next pause when the request is cancelled, and lets go of what it holds. */
+async function perform(
+  session: McpSession,
+  node: RuntimeNode,
+  revision: number,
+  request: AgentAction,
+  clock: InputClock,
+): Promise<void> {
   const platform = session.runtime.platform;
   switch (request.action) {
     case 'click':
     case 'double_click': {
-      const pointer = new PointerController(device(platform, 'pointer'));
+      const pointer = new PointerController(device(platform, 'pointer'), { clock });
       const point = await actionPointOf(node);
       await raiseWindow(platform, node);
       if (request.action === 'click') await pointer.click(point);
@@ -147,13 +158,13 @@ async function perform(session: McpSession, node: RuntimeNode, revision: number,
     }
     case 'type_text':
     case 'press_key': {
-      const keyboard = new KeyboardController(device(platform, 'keyboard'));
+      const keyboard = new KeyboardController(device(platform, 'keyboard'), undefined, clock);
       const sequence =
         request.action === 'press_key'
           ? keySequence(request.key)
           : KeyboardSequence.parse(literalSequence(request.text));
       await raiseWindow(platform, node);
-      await focusForTyping(session, node);
+      await focusForTyping(session, node, clock);
       await keyboard.type(sequence);
       return;
     }
@@ -179,12 +190,13 @@ export async function act(
   id: string,
   revision: number,
   request: AgentAction,
+  signal?: AbortSignal,
 ): Promise<ActOutcome> {
   const node = session.node(id);
   await check(node, id, revision, request.action);
   const watch = new ReactionWatch(session.runtime);
   try {
-    await perform(session, node, revision, request);
+    await perform(session, node, revision, request, signal ? abortableClock(signal) : realClock);
   } catch (error) {
     watch.cancel();
     throw error;

@@ -19,7 +19,9 @@ export const TREE_DEFAULTS = { maxDepth: 12, maxNodes: 500 } as const;
 const MAX_TREE_NODES = 5000;
 const MAX_QUERY_RESULTS = 1000;
 const MAX_XPATH_CHARS = 10_000;
-const MAX_TEXT_CHARS = 10_000;
+const MAX_VALUE_CHARS = 10_000;
+/** Typed text goes key by key (about 12 ms a character): at most 1,000 characters, some 12 s of typing. */
+const MAX_TYPED_CHARS = 1000;
 const MAX_WAIT_MS = 60_000;
 const MAX_QUERY_TIMEOUT_MS = 60_000;
 
@@ -33,9 +35,9 @@ const actionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('click') }),
   z.object({ action: z.literal('double_click') }),
   z.object({ action: z.literal('focus') }),
-  z.object({ action: z.literal('type_text'), text: z.string().min(1).max(MAX_TEXT_CHARS) }),
+  z.object({ action: z.literal('type_text'), text: z.string().min(1).max(MAX_TYPED_CHARS) }),
   z.object({ action: z.literal('press_key'), key: z.string().min(1).max(200).describe('e.g. "Enter", "Ctrl+S"') }),
-  z.object({ action: z.literal('set_value'), value: z.union([z.string().max(MAX_TEXT_CHARS), z.number()]) }),
+  z.object({ action: z.literal('set_value'), value: z.union([z.string().max(MAX_VALUE_CHARS), z.number()]) }),
   z.object({ action: z.literal('toggle') }),
   z.object({ action: z.literal('select') }),
   z.object({ action: z.literal('expand') }),
@@ -156,7 +158,7 @@ export function registerTools(server: McpServer, session: McpSession): void {
       },
       annotations: { destructiveHint: true },
     },
-    guarded(async ({ id: target, revision, action }) => {
+    guarded(async ({ id: target, revision, action }, signal) => {
       const allowed = session.actions.take();
       if (!allowed.allowed) {
         throw new AgentError(
@@ -165,7 +167,7 @@ export function registerTools(server: McpServer, session: McpSession): void {
           allowed.retryAfterMs,
         );
       }
-      const outcome = await act(session, target, revision, action as AgentAction);
+      const outcome = await act(session, target, revision, action as AgentAction, signal);
       const { reaction } = outcome;
       const reacted = reaction.reacted
         ? `the application reacted (first event ${reaction.firstEventMs} ms after the action began)`
