@@ -17,6 +17,7 @@ import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps
 import { startMcpClient, type McpClient } from '../e2e/support/mcp-client.js';
 import type { NodeItem } from '../main/mcp/node-items.js';
 import { Runtime } from '../main/runtime/runtime.js';
+import { XPathService } from '../main/xpath/xpath-service.js';
 import { cli, goal, joinDesktopSession, line, median, numberOption, printLoad, runProcess } from './_cli.js';
 
 type Structured = { structuredContent?: unknown; isError?: boolean; content: unknown[] };
@@ -56,6 +57,14 @@ async function main(): Promise<void> {
   };
   try {
     chromium = await launchChromium(process.env, fixtureUrl('table.html', { rows }), { title: tableReadyTitle(rows) });
+    // The observer hears the events of nodes it knows: it reads the checkbox (and so the page) once.
+    const observerXPath = new XPathService(observer);
+    try {
+      const { items } = await observerXPath.evaluate(checkbox, { timeoutMs: 120_000 });
+      if (items.length !== 1) throw new Error(`${checkbox} selected ${items.length} items`);
+    } finally {
+      await observerXPath.close();
+    }
     printLoad('start');
     for (let round = 0; round < repeat; round++) {
       add('cli.query.ms', (await runProcess(cli(['query', button]))).ms);
