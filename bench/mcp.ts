@@ -124,8 +124,15 @@ async function main(): Promise<void> {
         await client.close();
       }
     }
-    for (const [name, values] of figures)
-      line(name.replace(/\.ms$/, ''), median(values), name.endsWith('.ms') ? 'ms' : 'nodes');
+    for (const [name, values] of figures) {
+      const unit = name.endsWith('.ms') ? 'ms' : 'nodes';
+      const base = name.replace(/\.ms$/, '');
+      line(`${base}.median`, median(values), unit);
+      if (values.length > 1) {
+        line(`${base}.min`, Math.min(...values), unit);
+        line(`${base}.max`, Math.max(...values), unit);
+      }
+    }
     const m = (name: string) => median(figures.get(name) ?? [Number.NaN]);
     line('mcp.first-query.vs.cli-query', m('cli.query.ms') / m('mcp.first-query.ms'), 'x');
     goal(

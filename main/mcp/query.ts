@@ -19,7 +19,6 @@ export interface QueryOptions {
 
 /** Evaluates XPath from the desktop; node results become items (and lines), other results values. */
 export async function query(session: McpSession, xpath: string, options: QueryOptions): Promise<QueryAnswer> {
-  session.runtime.refreshIfBlind();
   const { items, stats } = await session.xpath.evaluate(xpath, {
     maxResults: options.maxResults,
     timeoutMs: options.timeoutMs,

@@ -3,8 +3,7 @@ import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextp
 import { InspectorError } from '../../shared/model/errors.js';
 import { Coalescer } from './coalescer.js';
 import type { McpSession } from './session.js';
-import { TREE_DEFAULTS } from './tools.js';
-import { readTree } from './tree.js';
+import { readTree, TREE_DEFAULTS } from './tree.js';
 import { wrapUntrusted } from './untrusted.js';
 
 export const TREE_URI = 'ui://tree';

@@ -9,13 +9,12 @@ import { lineOf } from './node-items.js';
 import { query } from './query.js';
 import { DEFAULT_IMAGE_SIDE, MAX_IMAGE_SIDE, screenshot, type ScreenshotScope } from './screenshot.js';
 import type { McpSession } from './session.js';
-import { readTree } from './tree.js';
+import { readTree, TREE_DEFAULTS } from './tree.js';
 import { wrapUntrusted } from './untrusted.js';
 import { waitFor } from './wait.js';
 
 /** Tool calls worked on at once; more are refused (`limit-exceeded`) until one ends. */
 export const MAX_CALLS_IN_FLIGHT = 8;
-export const TREE_DEFAULTS = { maxDepth: 12, maxNodes: 500 } as const;
 const MAX_TREE_NODES = 5000;
 const MAX_QUERY_RESULTS = 1000;
 const MAX_XPATH_CHARS = 10_000;

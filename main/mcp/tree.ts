@@ -10,6 +10,9 @@ export interface TreeItem extends NodeItem {
   more?: number;
 }
 
+/** ui_tree's caps when the agent names none (and those of the ui://tree resources). */
+export const TREE_DEFAULTS = { maxDepth: 12, maxNodes: 500 } as const;
+
 export interface TreeOptions {
   maxDepth: number;
   maxNodes: number;
