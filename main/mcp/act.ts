@@ -75,7 +75,8 @@ async function check(node: RuntimeNode, id: string, revision: number, action: Ag
       `node ${id} changed since it was read (revision ${revision}, now ${node.revision}); read it again and retry`,
     );
   }
-  const enabled = await node.attribute('control', AttributeNames.IsEnabled).catch(() => undefined);
+  const named = await node.attributesNamed(AttributeNames.IsEnabled).catch(() => []);
+  const enabled = named.find((entry) => entry.namespace === 'control');
   if (enabled?.value.type === 'Bool' && !enabled.value.value) {
     throw new AgentError('disabled', `node ${id} is disabled; ${action} refused`);
   }
