@@ -29,6 +29,7 @@ const elements = [
   ['cli', 'main/cli'],
   ['hosts', 'main/hosts'],
   ['electron', 'main/electron'],
+  ['mcp', 'main/mcp'],
   ['tooling', ['bench', 'e2e', 'scripts']],
 ].map(([type, pattern]) => ({ type, pattern, partialMatch: false }));
 
@@ -75,14 +76,16 @@ const policies = [
   may('desktop', ['desktop', 'shared']),
   // Exception: it switches AT-SPI on through the AT-SPI provider's D-Bus client.
   exception('desktop', 'main/desktop/virtual-desktop.ts', ['provider']),
-  may('cli', ['cli', 'api', 'hosts', 'desktop', ...engine]),
+  may('cli', ['cli', 'api', 'hosts', 'desktop', 'mcp', ...engine]),
+  // The MCP server for agents (`platynui-inspector mcp`): on the services, as the CLI is; api only for its limits.
+  may('mcp', ['mcp', 'api', ...engine]),
   // query and snapshot over a mock file alone read the file's table directly, without a runtime (issue 13).
   exception('cli', 'main/cli/mock-file.ts', ['provider', 'platform']),
   may('hosts', ['hosts', 'api', 'desktop', ...engine]),
   // runtime-host.ts is the Electron utility process's host: it starts the dispatcher as the browser host does.
   may('electron', ['electron', 'hosts', 'api', 'runtime', 'shared']),
   {
-    from: { element: { types: { anyOf: ['cli', 'hosts', 'electron'] } } },
+    from: { element: { types: { anyOf: ['cli', 'hosts', 'electron', 'mcp'] } } },
     allow: { to: { element: { type: 'backends' }, file: { categories: 'flags' } } },
   },
   // Only the entry points link concrete backends in.

@@ -29,6 +29,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['check', async () => (await import('./commands/check.js')).registerCheck],
   ['diff', async () => (await import('./commands/diff.js')).registerDiff],
   ['virtual-desktop', async () => (await import('./commands/virtual-desktop.js')).registerVirtualDesktop],
+  ['mcp', async () => (await import('../mcp/command.js')).registerMcp],
 ];
 
 export const COMMAND_NAMES: readonly string[] = COMMANDS.map(([name]) => name);

@@ -1,4 +1,5 @@
 import { AttributeNames } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
 import type { Point, Rect } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 
@@ -12,4 +13,17 @@ export function contains(rect: Rect | undefined, point: Point): boolean {
   return (
     !!rect && point.x >= rect.x && point.y >= rect.y && point.x < rect.x + rect.width && point.y < rect.y + rect.height
   );
+}
+
+/** Where a pointer action on a node lands: its ActivationPoint, else the centre of its Bounds. */
+export async function actionPointOf(node: RuntimeNode): Promise<Point> {
+  const activation = await node.attribute('control', AttributeNames.ActivationPoint).catch(() => undefined);
+  if (activation?.value.type === 'Point') return activation.value.value;
+  const bounds = await boundsOf(node);
+  if (!bounds || bounds.width <= 0 || bounds.height <= 0) {
+    throw new InspectorError('unsupported', `${node.describe()} has no bounds on screen to act on`, {
+      runtimeId: node.runtimeId,
+    });
+  }
+  return { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
 }

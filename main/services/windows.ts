@@ -20,7 +20,7 @@ export async function processIdOf(node: RuntimeNode): Promise<number | undefined
 }
 
 /** The element's top-level element in the tree: itself or its ancestor right below the application or desktop. */
-function topLevelOf(node: RuntimeNode): RuntimeNode {
+export function topLevelOf(node: RuntimeNode): RuntimeNode {
   let current = node;
   while (current.parent?.parent && current.parent.namespace !== 'app') current = current.parent;
   return current;
@@ -78,4 +78,9 @@ export async function bringToFront(wm: WindowManager, id: WindowId, waitMs: numb
     }
     await sleep(POLL_MS);
   }
+}
+
+/** The platform window of a node's top-level window; undefined when none fits. */
+export async function platformWindowOf(wm: WindowManager, node: RuntimeNode): Promise<WindowId | undefined> {
+  return windowOf(wm, node).catch(() => undefined);
 }

@@ -1,6 +1,5 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Point, Rect } from '../../../shared/model/values.js';
-import { AttributeNames } from '../../../shared/model/attributes.js';
 import type { RuntimeNode } from '../../runtime/node.js';
 import type { PlatformBundle } from '../../core/platform.js';
 import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
@@ -89,19 +88,10 @@ export async function nodesFor(tree: CommandRuntime, xpath: string): Promise<Run
   return nodes;
 }
 
-export async function boundsOf(node: RuntimeNode): Promise<Rect | undefined> {
-  const entry = await node.attribute('control', AttributeNames.Bounds).catch(() => undefined);
-  return entry?.value.type === 'Rect' ? entry.value.value : undefined;
-}
-
+export { boundsOf } from '../../services/bounds.js';
 /** Where a pointer action on an element lands: its ActivationPoint, else the centre of its Bounds. */
-export async function pointOf(node: RuntimeNode): Promise<Point> {
-  const activation = await node.attribute('control', AttributeNames.ActivationPoint).catch(() => undefined);
-  if (activation?.value.type === 'Point') return activation.value.value;
-  const bounds = await boundsOf(node);
-  if (!bounds) throw new InspectorError('unsupported', `${node.describe()} has no bounds to act on`);
-  return { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
-}
+export { actionPointOf as pointOf } from '../../services/bounds.js';
+export { processIdOf } from '../../services/windows.js';
 
 export const formatRect = (r: Rect) => `${r.x},${r.y},${r.width},${r.height}`;
 export const formatPoint = (p: Point) => `${Math.round(p.x * 100) / 100},${Math.round(p.y * 100) / 100}`;

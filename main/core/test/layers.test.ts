@@ -76,4 +76,15 @@ describe('the layers are an allowlist enforced by lint', () => {
     await refused('main/cli/commands/info.ts', '../../providers/atspi/index.js');
     await refused('main/hosts/browser/command.ts', '../../cli/options.js');
   });
+
+  it('the MCP server stands on the services like the CLI; it reaches neither the CLI, the hosts nor a provider', async () => {
+    await allowed('main/mcp/x.ts', '../services/locate.js');
+    await allowed('main/mcp/x.ts', '../backends/flags.js');
+    await allowed('main/cli/index.ts', '../mcp/command.js');
+    await refused('main/mcp/x.ts', '../cli/options.js');
+    await refused('main/mcp/x.ts', '../hosts/browser/server.js');
+    await refused('main/mcp/x.ts', '../providers/atspi/index.js');
+    await refused('main/mcp/x.ts', '../backends/linux.js');
+    await refused('main/services/x.ts', '../mcp/session.js');
+  });
 });

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
+import { createMcpServer } from './server.js';
+import { DEFAULT_ACTIONS_PER_SECOND, McpSession } from './session.js';
+
+interface McpOptions extends RuntimeFlags {
+  actionsPerSecond: number;
+}
+
+const MAX_ACTIONS_PER_SECOND = 1000;
+
+function parseActionsPerSecond(value: string): number {
+  const rate = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(rate >= 1 && rate <= MAX_ACTIONS_PER_SECOND)) {
+    throw new InspectorError(
+      'usage',
+      `--actions-per-second must be a whole number from 1 to ${MAX_ACTIONS_PER_SECOND}, got "${value}"`,
+    );
+  }
+  return rate;
+}
+
+function packageVersion(): string {
+  const url = new URL('../../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
+
+/**
+ * stdout carries the protocol alone: whatever else would print there (a library's console.log) goes to stderr.
+ */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...values: unknown[]) => console.error(...values);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+export function registerMcp(program: Command): void {
+  addRuntimeOptions(
+    program
+      .command('mcp')
+      .description(
+        'a Model Context Protocol server over stdio: agents read the tree and act (tools ui_tree, ui_query, ui_act ...)',
+      )
+      .option(
+        '--actions-per-second <n>',
+        'ui_act calls allowed per second; more are refused as rate-limited',
+        parseActionsPerSecond,
+        DEFAULT_ACTIONS_PER_SECOND,
+      ),
+  ).action(async (options: McpOptions) => {
+    keepStdoutForProtocol();
+    const session = await McpSession.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond });
+    const { server, close } = createMcpServer(session, packageVersion());
+    const transport = new StdioServerTransport();
+    let finished: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    // The client ends the session by closing our stdin (or by a signal).
+    transport.onclose = () => finished();
+    process.stdin.once('end', () => finished());
+    process.once('SIGINT', () => finished());
+    process.once('SIGTERM', () => finished());
+    await server.connect(transport);
+    try {
+      await done;
+    } finally {
+      close();
+      await server.close().catch(() => undefined);
+      await session.close();
+    }
+  });
+}

@@ -1,0 +1,86 @@
+import { InspectorError } from '../../shared/model/errors.js';
+import type { Rect } from '../../shared/model/values.js';
+import type { Screenshot } from '../core/platform.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import { encodePng } from '../runtime/screenshot-png.js';
+import { boundsOf } from '../services/bounds.js';
+import { topLevelOf } from '../services/windows.js';
+import type { McpSession } from './session.js';
+
+/** The largest image ui_screenshot sends, per side (larger captures are scaled down to fit). */
+export const MAX_IMAGE_SIDE = 1920;
+export const DEFAULT_IMAGE_SIDE = 1280;
+
+export type ScreenshotScope = 'desktop' | 'window' | 'element';
+
+export interface ScreenshotAnswer {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** The desktop rectangle captured (before scaling). */
+  rect: Rect;
+  /** Image pixels per desktop pixel (1 when not scaled down). */
+  scale: number;
+}
+
+/** Scales RGBA pixels down by averaging the source pixels each target pixel covers (box filter). */
+export function scaleDown(shot: Screenshot, width: number, height: number): Screenshot {
+  if (width >= shot.width && height >= shot.height) return shot;
+  const out = new Uint8Array(width * height * 4);
+  const xRatio = shot.width / width;
+  const yRatio = shot.height / height;
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor(y * yRatio);
+    const y1 = Math.max(y0 + 1, Math.floor((y + 1) * yRatio));
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.floor(x * xRatio);
+      const x1 = Math.max(x0 + 1, Math.floor((x + 1) * xRatio));
+      const count = (y1 - y0) * (x1 - x0);
+      const target = (y * width + x) * 4;
+      for (let channel = 0; channel < 4; channel++) {
+        let sum = 0;
+        for (let sy = y0; sy < y1; sy++) {
+          const row = sy * shot.width;
+          for (let sx = x0; sx < x1; sx++) sum += shot.pixels[(row + sx) * 4 + channel]!;
+        }
+        out[target + channel] = Math.round(sum / count);
+      }
+    }
+  }
+  return { width, height, format: shot.format, pixels: out };
+}
+
+async function regionOf(session: McpSession, scope: ScreenshotScope, node: RuntimeNode | undefined): Promise<Rect> {
+  const desktop = session.runtime.desktopInfo.bounds;
+  if (scope === 'desktop') return desktop;
+  if (!node) throw new InspectorError('invalid-input', `scope "${scope}" needs an id`, { path: 'id' });
+  const target = scope === 'window' ? topLevelOf(node) : node;
+  const bounds = await boundsOf(target);
+  if (!bounds || bounds.width <= 0 || bounds.height <= 0) {
+    throw new InspectorError('unsupported', `the ${scope} has no bounds on screen to capture`);
+  }
+  const x = Math.max(desktop.x, Math.floor(bounds.x));
+  const y = Math.max(desktop.y, Math.floor(bounds.y));
+  const right = Math.min(desktop.x + desktop.width, Math.ceil(bounds.x + bounds.width));
+  const bottom = Math.min(desktop.y + desktop.height, Math.ceil(bounds.y + bounds.height));
+  if (right <= x || bottom <= y) throw new InspectorError('unsupported', `the ${scope} lies outside the desktop`);
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+/** The desktop, a node's window or a node as PNG, scaled down to fit maxSide by maxSide. */
+export async function screenshot(
+  session: McpSession,
+  scope: ScreenshotScope,
+  node: RuntimeNode | undefined,
+  maxSide: number,
+): Promise<ScreenshotAnswer> {
+  const device = session.runtime.platform?.screenshot;
+  if (!device) throw new InspectorError('unsupported', 'this platform cannot take screenshots');
+  const rect = await regionOf(session, scope, node);
+  const shot = await device.capture(scope === 'desktop' ? undefined : rect);
+  const scale = Math.min(1, maxSide / shot.width, maxSide / shot.height);
+  const width = Math.max(1, Math.round(shot.width * scale));
+  const height = Math.max(1, Math.round(shot.height * scale));
+  const scaled = scaleDown(shot, width, height);
+  return { png: encodePng(scaled), width: scaled.width, height: scaled.height, rect, scale };
+}

@@ -1,0 +1,70 @@
+import { InspectorError } from '../../shared/model/errors.js';
+import { DEFAULT_LIMITS } from '../api/limits.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
+import { spawnXPathWorker } from '../xpath/worker-lane.js';
+import { XPathService } from '../xpath/xpath-service.js';
+import { RateLimiter } from './rate-limiter.js';
+import { ShortIds } from './short-ids.js';
+
+export interface McpLimits {
+  /** Actions (ui_act) per second; past it an action is refused with `rate-limited` and `retryAfterMs`. */
+  actionsPerSecond: number;
+}
+
+export const DEFAULT_ACTIONS_PER_SECOND = 20;
+
+/** What the MCP server works on: the runtime and XPath service (as the CLI opens them), the short ids, the limits. */
+export class McpSession {
+  readonly ids = new ShortIds();
+  readonly actions: RateLimiter;
+
+  private constructor(
+    readonly runtime: Runtime,
+    readonly xpath: XPathService,
+    limits: McpLimits,
+  ) {
+    this.actions = new RateLimiter(limits.actionsPerSecond);
+  }
+
+  static async open(options: RuntimeOptions, limits: McpLimits): Promise<McpSession> {
+    // The XPath worker loads while the providers connect.
+    const prestarted = spawnXPathWorker(DEFAULT_LIMITS.workerMemoryMb);
+    let runtime: Runtime;
+    try {
+      runtime = await Runtime.create(options);
+    } catch (error) {
+      await prestarted.worker.terminate();
+      throw error;
+    }
+    const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb, prestarted });
+    try {
+      await xpath.warmUp();
+    } catch (error) {
+      await runtime.shutdown();
+      throw error;
+    }
+    return new McpSession(runtime, xpath, limits);
+  }
+
+  /** The live node an id names; invalid-input for an id never given, stale-node for a node that is gone. */
+  node(id: string): RuntimeNode {
+    const node = this.ids.node(id);
+    if (!node) {
+      throw new InspectorError('invalid-input', `no node has the id "${id}"; ids come from ui_tree and ui_query`, {
+        path: 'id',
+      });
+    }
+    if (node.isRemoved) {
+      throw new InspectorError('stale-node', `node ${id} (${node.describe()}) no longer exists; read the tree again`, {
+        runtimeId: node.runtimeId,
+      });
+    }
+    return node;
+  }
+
+  async close(): Promise<void> {
+    await this.xpath.close();
+    await this.runtime.shutdown();
+  }
+}
