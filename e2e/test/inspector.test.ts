@@ -17,6 +17,7 @@ import { inspectorKind, launchInspector, type InspectorUnderTest } from '../supp
 import { clickAt, xdotool } from '../support/input.js';
 import { projectRoot } from '../support/paths.js';
 import { atspiReference, referenceNodes, type ReferenceNode } from '../support/reference.js';
+import { typeXPath, waitForStatus } from '../support/xpath-console.js';
 
 const env = sessionEnv();
 const root = projectRoot();
@@ -38,28 +39,6 @@ async function gtkReference(): Promise<ReferenceNode[]> {
 const ownApp = () => `/app:Application[@ProcessId=${app.pid}]`;
 
 const treeitem = (name: string) => page.getByRole('tree').getByRole('treeitem', { name, exact: true });
-
-async function typeXPath(expression: string): Promise<void> {
-  const editor = page.getByRole('textbox', { name: 'XPath' });
-  await editor.focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  // One input event, as a paste: the debounced evaluation then runs once, for the whole expression (typing key by
-  // key on a loaded machine can let a prefix such as "/" evaluate first).
-  await page.keyboard.insertText(expression);
-}
-
-/** Waits until the result summary (role="status") matches; fails with what it read last. */
-async function waitForStatus(pattern: RegExp, timeoutMs = 20000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = (await page.getByRole('status').textContent()) ?? '';
-    if (pattern.test(text)) return text;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the status never matched ${pattern}; last: "${text}"`);
-}
 
 describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeout: 240000 }, () => {
   before(async () => {
@@ -117,25 +96,25 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
   });
 
   test('evaluates XPath as you type and reports the count and time', async () => {
-    await typeXPath(`${ownApp()}//item:TabItem[@Name='Source']`);
+    await typeXPath(page, `${ownApp()}//item:TabItem[@Name='Source']`);
     const status = page.getByRole('status');
-    await waitForStatus(/^1 result \(\d+ ms\)$/);
+    await waitForStatus(page, /^1 result \(\d+ ms\)$/);
     assert.match((await status.textContent()) ?? '', /^1 result \(\d+ ms\)$/);
     const options = page.getByRole('listbox', { name: 'Results' }).getByRole('option');
     assert.deepEqual(await options.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), [
       'item:TabItem "Source"',
     ]);
 
-    await typeXPath(`${ownApp()}//item:TabItem`);
-    await waitForStatus(/^\d+ results \(\d+ ms\)$/);
+    await typeXPath(page, `${ownApp()}//item:TabItem`);
+    await waitForStatus(page, /^\d+ results \(\d+ ms\)$/);
     const count = Number(/^(\d+)/.exec((await status.textContent()) ?? '')?.[1]);
     const reference = (await gtkReference()).filter((n) => n.role === 'page tab').length;
     assert.equal(count, reference, 'the console counts what libatspi sees');
   });
 
   test('marks a syntax error at the position the engine reports', async () => {
-    await typeXPath('//Button[@Name=]');
-    await waitForStatus(/^Error: Expected a value after '=' at column 16$/);
+    await typeXPath(page, '//Button[@Name=]');
+    await waitForStatus(page, /^Error: Expected a value after '=' at column 16$/);
     const marker = page.locator('.monaco-host .squiggly-error');
     await marker.first().waitFor({ timeout: 10000 });
     const markerBox = await marker.first().boundingBox();
@@ -146,8 +125,8 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
   });
 
   test('reveals a result in the tree', async () => {
-    await typeXPath(`${ownApp()}//item:TabItem[@Name='Source']`);
-    await waitForStatus(/^1 result \(\d+ ms\)$/);
+    await typeXPath(page, `${ownApp()}//item:TabItem[@Name='Source']`);
+    await waitForStatus(page, /^1 result \(\d+ ms\)$/);
     const option = page
       .getByRole('listbox', { name: 'Results' })
       .getByRole('option', { name: 'item:TabItem "Source"' });
@@ -228,7 +207,7 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
         .first()
         .getByRole('button', { name: /^Try locator/ })
         .click();
-      await waitForStatus(/^1 result \(\d+ ms\)$/);
+      await waitForStatus(page, /^1 result \(\d+ ms\)$/);
     } else {
       assert.match((await message.first().textContent()) ?? '', /locator/i);
     }
@@ -313,8 +292,8 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
   });
 
   test('highlights all matches at once on the real screen, and the highlight clears', async () => {
-    await typeXPath(`${ownApp()}//item:TabItem`);
-    const text = await waitForStatus(/^\d+ results \(\d+ ms\)$/);
+    await typeXPath(page, `${ownApp()}//item:TabItem`);
+    const text = await waitForStatus(page, /^\d+ results \(\d+ ms\)$/);
     const tabs = (await gtkReference()).filter((n) => n.role === 'page tab' && n.extents);
     assert.equal(Number(/^(\d+)/.exec(text)?.[1]), tabs.length);
     assert.ok(tabs.length >= 2, 'several matches');
@@ -362,8 +341,8 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
   });
 
   test('saves a screenshot of the UI inspecting gtk3-demo', async () => {
-    await typeXPath('//Button | //item:TabItem');
-    await waitForStatus(/^\d+ results \(\d+ ms\)$/);
+    await typeXPath(page, '//Button | //item:TabItem');
+    await waitForStatus(page, /^\d+ results \(\d+ ms\)$/);
     await treeitem('Button "Run"').click();
     await page.waitForTimeout(500);
     mkdirSync(path.join(root, 'docs'), { recursive: true });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
 import { inspectorKind, launchInspector, type InspectorUnderTest } from '../support/inspector.js';
+import { typeXPath, waitForStatus } from '../support/xpath-console.js';
 
 const env = sessionEnv();
 let app: LaunchedApp;
@@ -18,26 +19,6 @@ let dir: string;
 
 const ownApp = () => `/app:Application[@ProcessId=${app.pid}]`;
 const treeitem = (name: string) => page.getByRole('tree').getByRole('treeitem', { name, exact: true });
-const summary = () => page.getByRole('status');
-
-async function typeXPath(expression: string): Promise<void> {
-  const editor = page.getByRole('textbox', { name: 'XPath' });
-  await editor.focus();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(expression);
-}
-
-async function waitForSummary(pattern: RegExp, timeoutMs = 20000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let text = '';
-  while (Date.now() < deadline) {
-    text = (await summary().textContent()) ?? '';
-    if (pattern.test(text)) return text;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the summary never matched ${pattern}; last: "${text}"`);
-}
 
 /** The editor's text as Monaco shows it (its lines, with plain spaces). */
 async function editorText(): Promise<string> {
@@ -45,8 +26,8 @@ async function editorText(): Promise<string> {
 }
 
 async function selectRunButton(): Promise<void> {
-  await typeXPath(`${ownApp()}//Button[@Name='Run']`);
-  await waitForSummary(/^1 result \(\d+ ms\)$/);
+  await typeXPath(page, `${ownApp()}//Button[@Name='Run']`);
+  await waitForStatus(page, /^1 result \(\d+ ms\)$/);
   await page.getByRole('listbox', { name: 'Results' }).getByRole('option', { name: 'Button "Run"' }).click();
   await page.waitForFunction(
     () => document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-label') === 'Button "Run"',
@@ -74,24 +55,24 @@ describe(
     });
 
     test('an XPath error is said in plain words with its column, never in the engine’s terms', async () => {
-      await typeXPath("//Button[contain(@Name,'Run')]");
-      await waitForSummary(/^Error: Unknown function contain\(\) at column 10; did you mean contains\(\)\?$/);
-      await typeXPath(`${ownApp()}//Button[@Name=]`);
-      const text = await waitForSummary(/^Error: Expected a value after '=' at column \d+$/);
+      await typeXPath(page, "//Button[contain(@Name,'Run')]");
+      await waitForStatus(page, /^Error: Unknown function contain\(\) at column 10; did you mean contains\(\)\?$/);
+      await typeXPath(page, `${ownApp()}//Button[@Name=]`);
+      const text = await waitForStatus(page, /^Error: Expected a value after '=' at column \d+$/);
       assert.equal(Number(/column (\d+)/.exec(text)![1]), `${ownApp()}//Button[@Name=`.length + 1);
       await page.locator('.monaco-host .squiggly-error').first().waitFor({ timeout: 10000 });
     });
 
     test('typos in element and attribute names are marked and answered with the name meant', async () => {
-      await typeXPath(`${ownApp()}//Buton`);
-      await waitForSummary(/^0 results \(\d+ ms\)\. No element is called Buton; did you mean Button\?$/);
+      await typeXPath(page, `${ownApp()}//Buton`);
+      await waitForStatus(page, /^0 results \(\d+ ms\)\. No element is called Buton; did you mean Button\?$/);
       await page.locator('.monaco-host .squiggly-warning').first().waitFor({ timeout: 10000 });
-      await typeXPath(`${ownApp()}//Button[@Nam='Run']`);
-      await waitForSummary(/^0 results \(\d+ ms\)\. No attribute is called Nam; did you mean @Name\?$/);
-      await typeXPath(`${ownApp()}//Button[Name='Run']`);
-      await waitForSummary(/^0 results \(\d+ ms\)\. Name is an attribute, written @Name;/);
-      await typeXPath(`${ownApp()}//Button[@Name='Run']`);
-      await waitForSummary(/^1 result \(\d+ ms\)$/);
+      await typeXPath(page, `${ownApp()}//Button[@Nam='Run']`);
+      await waitForStatus(page, /^0 results \(\d+ ms\)\. No attribute is called Nam; did you mean @Name\?$/);
+      await typeXPath(page, `${ownApp()}//Button[Name='Run']`);
+      await waitForStatus(page, /^0 results \(\d+ ms\)\. Name is an attribute, written @Name;/);
+      await typeXPath(page, `${ownApp()}//Button[@Name='Run']`);
+      await waitForStatus(page, /^1 result \(\d+ ms\)$/);
       assert.equal(await page.locator('.monaco-host .squiggly-warning').count(), 0, 'a correct expression has no mark');
     });
 
@@ -131,7 +112,7 @@ describe(
       await tryButton.waitFor({ timeout: 60000 });
       const locator = ((await tryButton.getAttribute('aria-label')) ?? '').replace(/^Try locator /, '');
       await tryButton.click();
-      await waitForSummary(/^1 result \(\d+ ms\)$/);
+      await waitForStatus(page, /^1 result \(\d+ ms\)$/);
       await page.waitForFunction((expected) => {
         const text = (document.querySelector('.monaco-host .view-lines')?.textContent ?? '').replace(/\u00a0/g, ' ');
         return text === expected;
@@ -162,8 +143,8 @@ describe(
       await treeitem('Frame "Application Class"').waitFor({ timeout: 20000 });
       assert.equal(await treeitem('app:Application "gtk3-demo"').count(), 0, 'only the snapshot is shown');
       assert.equal(await page.getByRole('button', { name: 'Pick' }).isDisabled(), true, 'nothing to pick offline');
-      await typeXPath("//Button[@Name='Run']");
-      await waitForSummary(/^1 result \(\d+ ms\)$/);
+      await typeXPath(page, "//Button[@Name='Run']");
+      await waitForStatus(page, /^1 result \(\d+ ms\)$/);
       await banner.getByRole('button', { name: 'Back to the live desktop' }).click();
       await banner.waitFor({ state: 'detached', timeout: 20000 });
       await treeitem('app:Application "gtk3-demo"').waitFor({ timeout: 20000 });

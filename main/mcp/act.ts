@@ -8,7 +8,7 @@ import { abortableClock, realClock, type InputClock } from '../runtime/input/tim
 import type { RuntimeNode } from '../runtime/node.js';
 import { actionPointOf } from '../services/bounds.js';
 import { performPatternAction } from '../services/patterns.js';
-import { platformWindowOf } from '../services/windows.js';
+import { activateWindowOf } from '../services/windows.js';
 import { AgentError } from './errors.js';
 import { viewOf, type NodeView } from './node-items.js';
 import { ReactionWatch, type Reaction } from './reaction.js';
@@ -95,20 +95,6 @@ function device<K extends 'pointer' | 'keyboard'>(
   throw new InspectorError('unsupported', `no ${name} on this platform${reason ? `: ${reason}` : ''}`);
 }
 
-/** Brings the node's window to the front when it is not (input goes where a person's would). Best effort. */
-async function raiseWindow(platform: PlatformBundle | undefined, node: RuntimeNode): Promise<void> {
-  const wm = platform?.windowManager;
-  if (!wm) return;
-  try {
-    const id = await platformWindowOf(wm, node);
-    if (id === undefined) return;
-    const info = (await wm.list()).find((window) => window.id === id);
-    if (!info?.isActive) await wm.activate(id);
-  } catch {
-    // a window manager that cannot tell or activate: the input goes where the pointer and focus are
-  }
-}
-
 /** Literal text as a keyboard sequence (the sequence notation's `<`, `>` and `\` escaped). */
 export function literalSequence(text: string): string {
   return text.replace(/[\\<>]/g, (char) => `\\${char}`);
@@ -152,7 +138,7 @@ async function perform(
     case 'double_click': {
       const pointer = new PointerController(device(platform, 'pointer'), { clock });
       const point = await actionPointOf(node);
-      await raiseWindow(platform, node);
+      await activateWindowOf(platform?.windowManager, node);
       if (request.action === 'click') await pointer.click(point);
       else await pointer.multiClick(point, 'left', 2);
       return;
@@ -164,7 +150,7 @@ async function perform(
         request.action === 'press_key'
           ? keySequence(request.key)
           : KeyboardSequence.parse(literalSequence(request.text));
-      await raiseWindow(platform, node);
+      await activateWindowOf(platform?.windowManager, node);
       await focusForTyping(session, node, clock);
       await keyboard.type(sequence);
       return;

@@ -79,8 +79,3 @@ export async function bringToFront(wm: WindowManager, id: WindowId, waitMs: numb
     await sleep(POLL_MS);
   }
 }
-
-/** The platform window of a node's top-level window; undefined when none fits. */
-export async function platformWindowOf(wm: WindowManager, node: RuntimeNode): Promise<WindowId | undefined> {
-  return windowOf(wm, node).catch(() => undefined);
-}

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useSlice, useStores } from '../app-context.js';
 import type { ApiCheckFinding, Result } from '../../shared/api/schema.js';
-import { CHECK_REPORT_FORMAT_NAMES } from '../../shared/api/schema.js';
+import { CHECK_FORMATS } from '../../shared/checks/model.js';
 import { ruleById } from '../../shared/checks/rules/index.js';
 import { errorOf } from '../model/errors.js';
 import { nodeLabel } from '../model/labels.js';
 
 type CheckResult = Result<'check'>;
-type ReportFormat = (typeof CHECK_REPORT_FORMAT_NAMES)[number];
+type ReportFormat = (typeof CHECK_FORMATS)[number];
 
 /** How long the outline of a finding's node stays on screen. */
 const HIGHLIGHT_MS = 2500;
@@ -136,7 +136,7 @@ export function ChecksPanel() {
         <label className="check">
           Report
           <select value={format} onChange={(e) => setFormat(e.target.value as ReportFormat)}>
-            {CHECK_REPORT_FORMAT_NAMES.map((name) => (
+            {CHECK_FORMATS.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>

@@ -2,6 +2,7 @@
  * XPath 3.1 as the console knows it: keywords, axes, functions and the model's namespace prefixes, and the
  * completion candidates at a cursor position (plain data, so it is testable without Monaco).
  */
+import { KEYWORDS } from '../../shared/xpath/keywords.js';
 
 export const AXES = [
   'ancestor',
@@ -19,40 +20,7 @@ export const AXES = [
   'self',
 ] as const;
 
-export const KEYWORDS = [
-  'and',
-  'or',
-  'div',
-  'idiv',
-  'mod',
-  'eq',
-  'ne',
-  'lt',
-  'le',
-  'gt',
-  'ge',
-  'is',
-  'to',
-  'union',
-  'intersect',
-  'except',
-  'instance',
-  'of',
-  'treat',
-  'as',
-  'castable',
-  'cast',
-  'for',
-  'let',
-  'in',
-  'return',
-  'some',
-  'every',
-  'satisfies',
-  'if',
-  'then',
-  'else',
-] as const;
+export { KEYWORDS };
 
 export const NODE_TESTS = ['node', 'text', 'element', 'attribute', 'comment', 'document-node'] as const;
 

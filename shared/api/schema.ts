@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkJsonShape, type JsonShapeLimits, type JsonShapeProblem } from './json-shape.js';
 import type { UiValue } from '../model/values.js';
 import { ERROR_CODES } from '../model/errors.js';
+import { CHECK_FORMATS } from '../checks/model.js';
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -175,7 +176,6 @@ export const CheckFindingSchema = z.object({
   node: z.object({ runtimeId: z.string(), namespace: NamespaceSchema, role: z.string(), name: z.string() }),
 });
 export type ApiCheckFinding = z.infer<typeof CheckFindingSchema>;
-export const CHECK_REPORT_FORMAT_NAMES = ['text', 'json', 'sarif', 'junit'] as const;
 /** At most this many findings come back (`truncated` says when there were more). */
 export const MAX_CHECK_FINDINGS = 5000;
 
@@ -354,7 +354,7 @@ export const methods = {
         .string()
         .max(256 * 1024)
         .optional(),
-      format: z.enum(CHECK_REPORT_FORMAT_NAMES).optional(),
+      format: z.enum(CHECK_FORMATS).optional(),
     }),
     result: z.object({
       findings: z.array(CheckFindingSchema),

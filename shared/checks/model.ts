@@ -21,6 +21,10 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
+/** The formats a check report is written in (shared/checks/report/formats.ts). */
+export const CHECK_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
+export type CheckFormat = (typeof CHECK_FORMATS)[number];
+
 /** How much a severity weighs: `--fail-on warning` fails on warnings and errors. */
 export function severityRank(severity: Severity): number {
   return severity === 'error' ? 2 : severity === 'warning' ? 1 : 0;

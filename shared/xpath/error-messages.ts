@@ -4,6 +4,8 @@
  * names, error codes) never reaches the user; where nothing better can be said, the offending token is named.
  */
 import { positionAt, type ErrorCode, type SourcePosition } from '../model/errors.js';
+import { NAMESPACES, NAMESPACE_URIS } from '../model/namespaces.js';
+import { BINARY_OPERATOR_WORDS, TYPE_OPERATOR_WORDS } from './keywords.js';
 import { significantTokens, tokenize, type Token } from './lexer.js';
 import { closestName } from './suggest.js';
 
@@ -26,10 +28,7 @@ const KNOWN_NAMESPACES: ReadonlyArray<[string, string]> = [
   ['http://www.w3.org/2005/xpath-functions/array', 'array:'],
   ['http://www.w3.org/2005/xpath-functions/math', 'math:'],
   ['http://www.w3.org/2001/XMLSchema', 'xs:'],
-  ['urn:platynui:control', ''],
-  ['urn:platynui:item', 'item:'],
-  ['urn:platynui:app', 'app:'],
-  ['urn:platynui:native', 'native:'],
+  ...NAMESPACES.map((ns): [string, string] => [NAMESPACE_URIS[ns], ns === 'control' ? '' : `${ns}:`]),
 ];
 
 /** `column 16` for a one-line expression, `line 2, column 5` otherwise. */
@@ -47,31 +46,9 @@ function withoutExpandedNames(text: string): string {
   return text.replace(/Q\{([^}]*)\}([\w.*-]+)/g, (_, uri: string, local: string) => readableName(uri, local));
 }
 
-const BINARY_WORDS = new Set([
-  'and',
-  'or',
-  'div',
-  'idiv',
-  'mod',
-  'eq',
-  'ne',
-  'lt',
-  'le',
-  'gt',
-  'ge',
-  'is',
-  'to',
-  'union',
-  'intersect',
-  'except',
-  'in',
-  'return',
-  'satisfies',
-  'then',
-  'else',
-]);
+const BINARY_WORDS: ReadonlySet<string> = new Set(BINARY_OPERATOR_WORDS);
 /** Words that follow an operand without being binary operators (`instance of`, `cast as`, ...). */
-const OPERATOR_WORDS = new Set([...BINARY_WORDS, 'instance', 'of', 'treat', 'as', 'castable', 'cast']);
+const OPERATOR_WORDS: ReadonlySet<string> = new Set([...BINARY_OPERATOR_WORDS, ...TYPE_OPERATOR_WORDS]);
 const BINARY_SYMBOLS = new Set(['=', '!=', '<', '<=', '>', '>=', '<<', '>>', '|', '||', '+', '-', '!', '=>', ',']);
 
 function isBinaryOperator(token: Token): boolean {

@@ -1,4 +1,3 @@
-import { AttributeNames as A } from '../../../shared/model/attributes.js';
 import { uiArray, uiObject, uiString, type UiValue } from '../../../shared/model/values.js';
 import type { AtspiCalls, ObjectRef } from './atspi-calls.js';
 import { isNullRef } from './atspi-calls.js';
@@ -34,13 +33,6 @@ const RELATION_NAMES: readonly string[] = [
 export function relationName(type: number): string {
   return RELATION_NAMES[type] ?? `relation-${type}`;
 }
-
-/** The relations offered as control attributes of their own (arrays of the targets' runtime ids). */
-export const RELATION_ATTRIBUTES: ReadonlyArray<{ readonly attribute: string; readonly relation: string }> = [
-  { attribute: A.LabelledBy, relation: 'labelled-by' },
-  { attribute: A.LabelFor, relation: 'label-for' },
-  { attribute: A.DescribedBy, relation: 'described-by' },
-];
 
 /** At most this many targets per relation and headers per table axis are read (a table can have 10^6 columns). */
 export const MAX_RELATION_TARGETS = 1000;

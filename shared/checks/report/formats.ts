@@ -1,10 +1,9 @@
 import { create } from 'xmlbuilder2';
 import type { CheckReport } from '../engine.js';
-import type { Severity } from '../model.js';
+import type { CheckFormat, Severity } from '../model.js';
 import { findingJson, type LocatorOf } from './finding-json.js';
 
-export const CHECK_FORMATS = ['text', 'json', 'sarif', 'junit'] as const;
-export type CheckFormat = (typeof CHECK_FORMATS)[number];
+export { CHECK_FORMATS, type CheckFormat } from '../model.js';
 
 export interface ToolInfo {
   readonly name: string;
