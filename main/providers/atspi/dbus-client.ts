@@ -1,4 +1,5 @@
 import { InspectorError } from '../../../shared/model/errors.js';
+import { Fifo } from '../../../shared/fifo.js';
 import { DbusConnectError, DbusConnection, type RefusedMessage } from './dbus/connection.js';
 import { type DbusMessage, MessageType, Variant } from './dbus/message.js';
 
@@ -64,7 +65,7 @@ interface DestinationState {
   inFlight: number;
   /** Calls in flight with a longer timeout than the default (bulk calls): calls behind them wait for them. */
   longCalls: number;
-  queue: Pending[];
+  queue: Fifo<Pending>;
   hungUntil: number;
 }
 
@@ -201,7 +202,7 @@ export class DbusClient {
     for (const [, call] of this.inFlight) call.pending.reject(error);
     this.inFlight.clear();
     for (const [, state] of this.destinations) {
-      for (const pending of state.queue.splice(0)) pending.reject(error);
+      for (const pending of state.queue.drain()) pending.reject(error);
       state.inFlight = 0;
       state.longCalls = 0;
     }
@@ -299,7 +300,7 @@ export class DbusClient {
   private stateOf(destination: string): DestinationState {
     let state = this.destinations.get(destination);
     if (!state) {
-      state = { inFlight: 0, longCalls: 0, queue: [], hungUntil: 0 };
+      state = { inFlight: 0, longCalls: 0, queue: new Fifo<Pending>(), hungUntil: 0 };
       this.destinations.set(destination, state);
     }
     return state;
@@ -307,7 +308,7 @@ export class DbusClient {
 
   private pump(destination: string, state: DestinationState): void {
     while (state.inFlight < this.maxInFlight && state.queue.length > 0) {
-      const pending = state.queue.shift() as Pending;
+      const pending = state.queue.take() as Pending;
       if (state.hungUntil > Date.now()) {
         pending.reject(this.notResponding(pending.spec, 0));
         continue;
