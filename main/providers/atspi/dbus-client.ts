@@ -307,8 +307,8 @@ export class DbusClient {
   }
 
   private pump(destination: string, state: DestinationState): void {
-    while (state.inFlight < this.maxInFlight && state.queue.length > 0) {
-      const pending = state.queue.take() as Pending;
+    let pending: Pending | undefined;
+    while (state.inFlight < this.maxInFlight && (pending = state.queue.take()) !== undefined) {
       if (state.hungUntil > Date.now()) {
         pending.reject(this.notResponding(pending.spec, 0));
         continue;
