@@ -117,15 +117,13 @@ export function deepClone(tree: LocatorTree): LocatorTree {
   return reindex(copy(tree.root, null));
 }
 
-export type TreeView = 'dag' | 'flat' | 'grouped';
-
 /**
- * The XdmTree of a LocatorTree, shaped like the runtime's worker shapes its mirror (main/xpath/worker): `dag` for
- * the fast path (applications list the windows the document lists), `flat` or `grouped` for fontoxpath, chosen by
- * whether the query names applications. So a locator verified here behaves as it will against the live tree.
+ * The XdmTree of a LocatorTree, shaped like the runtime's worker shapes its mirror (main/xpath/worker): the
+ * document lists the applications and then every top-level window, and an application lists its windows again
+ * (alias edges; a window's parent is the document). So a locator verified here behaves as it will against the live
+ * tree.
  */
 export class LocatorXdmTree implements XdmTree<LocatorNode> {
-  view: TreeView = 'dag';
   private readonly attributeCache = new Map<LocatorNode, XdmAttribute[]>();
   constructor(readonly tree: LocatorTree) {}
   get root(): LocatorNode {
@@ -147,17 +145,15 @@ export class LocatorXdmTree implements XdmTree<LocatorNode> {
     return node.parent !== null && isApplication(node.parent) && node.parent.parent === this.tree.root;
   }
   parent(node: LocatorNode): LocatorNode | null {
-    if (this.view !== 'grouped' && this.ownedWindow(node)) return this.tree.root;
+    if (this.ownedWindow(node)) return this.tree.root;
     return node.parent;
   }
   children(node: LocatorNode): readonly LocatorNode[] {
     if (node === this.tree.root) {
-      if (this.view === 'grouped') return node.children;
       const apps = node.children.filter(isApplication);
       const windows = apps.flatMap((app) => app.children);
       return [...apps, ...windows, ...node.children.filter((child) => !isApplication(child))];
     }
-    if (isApplication(node) && node.parent === this.tree.root && this.view === 'flat') return [];
     return node.children;
   }
   attributes(node: LocatorNode): readonly XdmAttribute[] {

@@ -4,15 +4,11 @@ import type { LocatorConfig } from './config.js';
 import { locatorCandidates, describeCandidate, LocatorIndex, type Locator } from './generate.js';
 import { LocatorXdmTree, type LocatorNode, type LocatorTree } from './tree.js';
 
-/** Queries that name applications see windows under their application when fontoxpath evaluates them. */
-const GROUPED_QUERY = /\bapp:|urn:platynui:app/;
-
 /** Evaluates an XPath with the real engine over a LocatorTree, shaped as the runtime's worker shapes its mirror. */
 export function selectNodes(xdm: LocatorXdmTree, xpath: string, engine: 'auto' | 'fontoxpath' = 'auto'): LocatorNode[] {
   // The compiled fast path (differentially tested against fontoxpath) when the query is in its subset.
   const fast = engine === 'auto' ? compileFastPath(xpath) : undefined;
   if (fast) {
-    xdm.view = 'dag';
     try {
       const nodes: LocatorNode[] = [];
       for (const item of fast.evaluate(xdm, xdm.root)) if (item.type === 'node') nodes.push(item.node);
@@ -21,9 +17,7 @@ export function selectNodes(xdm: LocatorXdmTree, xpath: string, engine: 'auto' |
       if (!(error instanceof FastPathFallback)) throw error;
     }
   }
-  const { items } = evaluateOverTree(xdm, xpath, xdm.root, undefined, (engine) => {
-    xdm.view = engine === 'fast' ? 'dag' : GROUPED_QUERY.test(xpath) ? 'grouped' : 'flat';
-  });
+  const { items } = evaluateOverTree(xdm, xpath, xdm.root);
   const nodes: LocatorNode[] = [];
   for (const item of items) if (item.kind === 'node') nodes.push(item.node);
   return nodes;

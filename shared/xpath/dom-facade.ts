@@ -1,4 +1,4 @@
-import type { XdmTree } from './tree.js';
+import type { XdmAttribute, XdmTree } from './tree.js';
 
 /** DOM-shaped wrappers fontoxpath navigates; one per tree node, so node identity holds across an evaluation. */
 export interface FacadeElement<N> {
@@ -24,12 +24,15 @@ export interface FacadeAttribute<N> {
 type FacadeNode<N> = FacadeElement<N> | FacadeAttribute<N>;
 
 /**
- * fontoxpath's IDomFacade over an XdmTree. Siblings are computed from a node's real parent, so an application's
- * alias children (the windows, whose parent is the document) never lead the walk back into the application.
+ * fontoxpath's IDomFacade over an XdmTree, without the tree's alias edges: a node's children are those whose parent
+ * it is, so an application's windows (whose parent is the document) are the document's children only. That is a
+ * proper tree, which a DOM facade can express; the queries it would answer differently from the tree with alias
+ * edges are refused before fontoxpath runs (one-tree.ts).
  */
 export class XdmDomFacade<N> {
   private readonly wrappers = new Map<N, FacadeElement<N>>();
   private readonly indexInParent = new Map<N, number>();
+  private readonly attributeWrappers = new Map<N, Map<string, FacadeAttribute<N>>>();
 
   constructor(private readonly tree: XdmTree<N>) {}
 
@@ -62,10 +65,11 @@ export class XdmDomFacade<N> {
 
   private childrenOf(node: N): readonly N[] {
     this.tree.checkCancelled();
-    const children = this.tree.children(node);
-    children.forEach((child, index) => {
-      if (this.tree.parent(child) === node) this.indexInParent.set(child, index);
-    });
+    const listed = this.tree.children(node);
+    const children = listed.some((child) => this.tree.parent(child) !== node)
+      ? listed.filter((child) => this.tree.parent(child) === node)
+      : listed;
+    children.forEach((child, index) => this.indexInParent.set(child, index));
     return children;
   }
 
@@ -123,10 +127,19 @@ export class XdmDomFacade<N> {
         : this.tree.attributesNamed
           ? this.tree.attributesNamed(owner, named)
           : this.tree.attributes(owner).filter((attribute) => attribute.localName === named);
-    return attributes.map((attribute) => {
+    return attributes.map((attribute) => this.wrapAttribute(owner, attribute));
+  }
+
+  /** One wrapper per attribute, as per element: fontoxpath tells nodes apart by identity (`@* | @Name`). */
+  private wrapAttribute(owner: N, attribute: XdmAttribute): FacadeAttribute<N> {
+    let byName = this.attributeWrappers.get(owner);
+    if (!byName) this.attributeWrappers.set(owner, (byName = new Map()));
+    const key = `${attribute.namespaceUri ?? ''} ${attribute.localName}`;
+    let wrapper = byName.get(key);
+    if (!wrapper) {
       const prefix = attribute.namespaceUri ? prefixOf(attribute.namespaceUri) : null;
       const name = prefix ? `${prefix}:${attribute.localName}` : attribute.localName;
-      return {
+      wrapper = {
         nodeType: 2,
         nodeName: name,
         name,
@@ -138,7 +151,9 @@ export class XdmDomFacade<N> {
         },
         owner,
       };
-    });
+      byName.set(key, wrapper);
+    }
+    return wrapper;
   }
 
   getAttribute(wrapper: FacadeNode<N>, name: string): string | null {

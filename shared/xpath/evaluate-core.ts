@@ -5,6 +5,8 @@ import { XdmDomFacade, type FacadeAttribute, type FacadeElement } from './dom-fa
 import { resolveStaticPrefix, rewriteControlAttributeTests } from './namespaces.js';
 import { compileFastPath, FastPathFallback, type FastItemMaker } from './fast/index.js';
 import { checkXPathNesting, isStackOverflow, tooComplex } from './nesting.js';
+import { checkOneTree, type OneTreeShape } from './one-tree.js';
+import { NAMESPACE_URIS } from '../model/namespaces.js';
 import type { XdmTree } from './tree.js';
 
 export type XPathValue = string | number | boolean;
@@ -81,6 +83,19 @@ const XPATH_ITEMS: FastItemMaker<unknown, XPathItem<unknown>> = {
     typeof value === 'number' ? { kind: 'value', value, integer: Number.isInteger(value) } : { kind: 'value', value },
 };
 
+/** What the one-tree check needs: the names of the windows applications list, whether the context is one. */
+function oneTreeShape<N>(tree: XdmTree<N>, context: N): OneTreeShape {
+  const windowNames = new Set<string>();
+  let contextIsApplication = false;
+  for (const child of tree.children(tree.root)) {
+    if (tree.namespaceUri(child) !== NAMESPACE_URIS.app) continue;
+    if (child === context) contextIsApplication = true;
+    for (const window of tree.children(child))
+      if (tree.parent(window) !== child) windowNames.add(`{${tree.namespaceUri(window)}}${tree.localName(window)}`);
+  }
+  return { contextIsApplication, windowNames };
+}
+
 export interface EvaluationOutcome<N> {
   items: XPathItem<N>[];
   engine: XPathEngine;
@@ -88,8 +103,9 @@ export interface EvaluationOutcome<N> {
 
 /**
  * Evaluates XPath 3.1 over a tree: the compiled fast path when the query is in its subset, fontoxpath (asked for
- * through `loadFontoxpath` only then) otherwise. Both give the same answer (a differential test holds them to it).
- * Errors carry the position in the query.
+ * through `loadFontoxpath` only then) otherwise. Both give the same answer (a differential test holds them to it):
+ * fontoxpath sees the tree without its alias edges (dom-facade.ts), and a query it would answer differently there is
+ * refused with an error naming the step (one-tree.ts). Errors carry the position in the query.
  */
 export function evaluateOverTreeWith<N>(
   loadFontoxpath: () => Fontoxpath,
@@ -97,7 +113,7 @@ export function evaluateOverTreeWith<N>(
   xpath: string,
   context: N,
   onItem?: (item: XPathItem<N>) => void,
-  /** Called with the chosen engine before it runs, so the tree can shape itself for it. */
+  /** Called with the chosen engine before it runs (a caller that stops the evaluation early still learns it). */
   prepare?: (engine: XPathEngine) => void,
 ): EvaluationOutcome<N> {
   if (xpath.trim() === '')
@@ -123,7 +139,24 @@ export function evaluateOverTreeWith<N>(
     }
   }
   prepare?.('fontoxpath');
-  const { evaluateXPath } = loadFontoxpath();
+  const items = evaluateWithFontoxpath(loadFontoxpath(), tree, xpath, context);
+  if (onItem) for (const item of items) onItem(item);
+  return { items, engine: 'fontoxpath' };
+}
+
+/**
+ * fontoxpath's answer over the tree without its alias edges, or the one-tree error (one-tree.ts) where that answer
+ * could differ from the tree's: what evaluateOverTreeWith answers when the fast path declines (and the reference of
+ * the differential test).
+ */
+export function evaluateWithFontoxpath<N>(
+  fontoxpath: Fontoxpath,
+  tree: XdmTree<N>,
+  xpath: string,
+  context: N,
+): XPathItem<N>[] {
+  const { evaluateXPath } = fontoxpath;
+  checkOneTree(fontoxpath, xpath, oneTreeShape(tree, context));
   const facade = new XdmDomFacade(tree);
   let raw: unknown;
   try {
@@ -145,6 +178,5 @@ export function evaluateOverTreeWith<N>(
   }
   const items: XPathItem<N>[] = [];
   fromFontoxpath(raw, items, tree.root);
-  if (onItem) for (const item of items) onItem(item);
-  return { items, engine: 'fontoxpath' };
+  return items;
 }

@@ -32,8 +32,6 @@ export class MirrorNode {
   attributes: XdmAttribute[] | undefined;
   /** Attributes fetched by local name before (or instead of) all of them. */
   named: Map<string, readonly XdmAttribute[]> | undefined;
-  /** The application that lists this top-level window (grouped view). */
-  application: MirrorNode | undefined;
   /** Name, id, namespace and role change with the runtime's reports (MirrorTree.applyChanges). */
   constructor(
     readonly h: number,
@@ -53,19 +51,14 @@ const CHECK_EVERY = 32;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * How the top of the tree is shaped for an engine. `dag` is the contract of shared/xpath/tree.ts (applications list
- * the same window nodes the document lists; the fast path skips those alias edges). fontoxpath cannot follow alias
- * edges (it walks siblings through a node's one parent), so it gets a proper tree: `flat` (windows under the
- * document, applications without children) or `grouped` (windows under their application) chosen by the query.
+ * The worker's view of the runtime's tree: filled on demand through the blocking bridge (see ../protocol.ts). One
+ * shape for both engines, the contract of shared/xpath/tree.ts: applications list the same window nodes the
+ * document lists (fontoxpath's facade leaves those alias edges out, see shared/xpath/dom-facade.ts).
  */
-export type TreeView = 'dag' | 'flat' | 'grouped';
-
-/** The worker's view of the runtime's tree: filled on demand through the blocking bridge (see ../protocol.ts). */
 export class MirrorTree implements XdmTree<MirrorNode> {
   readonly root: MirrorNode;
   private readonly nodes = new Map<number, MirrorNode>();
   bridgeCalls = 0;
-  view: TreeView = 'dag';
   /** Set when a cancellation was raised, even if an engine wrapped the error into its own. */
   cancelRaised = false;
   /** Nodes whose children the mirror does not hold yet: while there are any, there is no index by name. */
@@ -118,7 +111,6 @@ export class MirrorTree implements XdmTree<MirrorNode> {
       this.nodes.set(record.h, node);
       this.unlisted++;
     }
-    if (record.g !== undefined) node.application = this.nodes.get(record.g);
     if (kids >= 0) {
       if (node.children) {
         // A list the mirror holds already stays; what was sent below it is passed over.
@@ -277,7 +269,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
 
   /** From the index once buildIndex() made one (never building or fetching here); undefined before. */
   elementsNamed(namespaceUri: string, localName: string, name?: string): ElementList<MirrorNode> | undefined {
-    if (this.view !== 'dag' || !this.names) return undefined;
+    if (!this.names) return undefined;
     return this.names.get(namespaceUri, localName, name);
   }
 
@@ -329,23 +321,10 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     return node.ns === 'control' ? '' : node.ns;
   }
   parent(node: MirrorNode): MirrorNode | null {
-    if (this.view === 'grouped' && node.application && node.parent === this.root) return node.application;
     return node.parent;
   }
 
   children(node: MirrorNode): readonly MirrorNode[] {
-    const children = this.fetchChildren(node);
-    if (this.view === 'dag') return children;
-    if (node === this.root) {
-      if (this.view === 'flat') return children;
-      for (const child of children) if (child.ns === 'app') this.fetchChildren(child);
-      return children.filter((child) => !child.application);
-    }
-    if (node.ns === 'app' && node.parent === this.root) return this.view === 'flat' ? [] : children;
-    return children;
-  }
-
-  private fetchChildren(node: MirrorNode): readonly MirrorNode[] {
     if (!node.children) {
       const response = this.request({ op: 'children', h: node.h });
       // A node whose provider failed (application gone, not responding) has no children to a query.

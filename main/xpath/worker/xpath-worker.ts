@@ -48,8 +48,6 @@ function toWorkerItem(item: XPathItem<MirrorNode>): WorkerItem {
 /** The first results go out in a small batch; then batches grow, so 100,000 results are few messages. */
 const BATCH = 256;
 const MAX_BATCH = 16_384;
-/** Queries that name applications see windows under their application when fontoxpath evaluates them. */
-const GROUPED_QUERY = /\bapp:|urn:platynui:app/;
 
 /** A batch of nodes only travels as their handles in one typed array (copied in one go, not item by item). */
 function postBatch(id: number, batch: WorkerItem[]): void {
@@ -111,7 +109,6 @@ parentPort!.on('message', (request: EvaluateRequest) => {
         },
         (chosen) => {
           engine = chosen;
-          tree.view = chosen === 'fast' ? 'dag' : GROUPED_QUERY.test(request.xpath) ? 'grouped' : 'flat';
         },
       ).engine;
     } catch (error) {

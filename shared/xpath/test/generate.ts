@@ -256,6 +256,11 @@ function path(r: Rand): string {
     const app = pick(r, ['//app:Application', "/app:Application[@Name='A']", '/app:Application[2]', '/*[1]']);
     return app + pick(r, ['/', '//']) + relPath(r, 0);
   }
+  if (k < 0.13) {
+    // About applications without looking below them: what fontoxpath answers over the one tree too.
+    const app = pick(r, ['//app:Application', "/app:Application[@Name='A']", '/app:Application[last()]', '/*[2]']);
+    return app + pick(r, ['', '/following-sibling::*', '/..', '/self::app:Application', '/preceding-sibling::*']);
+  }
   if (k < 0.45) return '//' + relPath(r, 0);
   if (k < 0.6) return '/' + relPath(r, 0);
   return relPath(r, 0);
@@ -327,27 +332,6 @@ export function specFromTree(tree: MemoryTree): Spec[] {
     return s;
   };
   return top.map(spec);
-}
-
-/**
- * The grouped view of a tree with applications as a proper tree (what the XPath pipeline gives fontoxpath for
- * queries about applications): each owned window moved under its application. `origin` maps copies back.
- */
-export function groupedCopy(tree: MemoryTree): { tree: MemoryTree; origin: Map<MemNode, MemNode> } {
-  const copy = new MemoryTree();
-  const origin = new Map<MemNode, MemNode>();
-  const owned = new Set<MemNode>();
-  for (const a of tree.root.children) for (const w of a.children) if (w.parent !== a) owned.add(w);
-  const clone = (parent: MemNode, n: MemNode): void => {
-    const attrs: Record<string, string> = {};
-    for (const a of n.attrs) attrs[(a.namespaceUri ? a.namespaceUri.slice(13) + ':' : '') + a.localName] = a.value;
-    const c = copy.add(parent, n.namespaceUri, n.localName, attrs);
-    origin.set(c, n);
-    for (const k of n.children) clone(c, k);
-  };
-  origin.set(copy.root, tree.root);
-  for (const n of tree.root.children) if (!owned.has(n)) clone(copy.root, n);
-  return { tree: copy, origin };
 }
 
 // ----------------------------------------------------------------------------------------------------------------
