@@ -203,3 +203,25 @@ export async function joinDesktopSession(): Promise<(() => Promise<void>) | unde
   Object.assign(process.env, session.env);
   return session.stop;
 }
+
+/** The tree of ../shared/checks/gen_tree.py (depth 5, breadth 10): a Window of Panes, Buttons as leaves. */
+export function wideTree(depth: number, breadth: number): string {
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<snapshot xmlns="urn:platynui:control" xmlns:item="urn:platynui:item" ',
+    'xmlns:app="urn:platynui:app" xmlns:native="urn:platynui:native">\n<Window Name="Main" IsEnabled="true">\n',
+  ];
+  let n = 0;
+  const node = (d: number) => {
+    const i = n++;
+    if (d === 0) {
+      out.push(`<Button Name="b${i}" IsEnabled="true"/>`);
+      return;
+    }
+    out.push(`<Pane Name="p${i}" IsEnabled="true">`);
+    for (let k = 0; k < breadth; k++) node(d - 1);
+    out.push('</Pane>\n');
+  };
+  node(depth);
+  out.push('</Window>\n</snapshot>\n');
+  return out.join('');
+}
