@@ -17,6 +17,8 @@ import { nameCatalog } from '../services/name-catalog.js';
 import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
 import { checkRequest } from '../services/check-request.js';
+import { captureScreen, elementsAt } from '../services/screen.js';
+import { clickAt, scrollAt, typeKeys } from '../services/screen-input.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
@@ -293,6 +295,40 @@ export class InspectorDispatcher {
         ...(session.snapshotName ? { snapshot: { name: session.snapshotName } } : {}),
       }),
       'accessibility.status': async () => session.accessibility(false),
+      'screen.capture': async ({ region, scale, format, quality, ifChanged }) => {
+        const { image, ...capture } = await captureScreen(
+          runtime,
+          { ...(region ? { region } : {}), scale, format, quality, ...(ifChanged ? { ifChanged } : {}) },
+          session.limits.maxScreenPixels,
+        );
+        return { ...capture, ...(image ? { data: image.toString('base64') } : {}) };
+      },
+      'screen.elementAt': async (point) => ({
+        stack: (await elementsAt(runtime, point)).map(({ node, bounds }) => ({
+          node: session.summarize(node),
+          bounds: bounds ?? null,
+        })),
+      }),
+      'screen.bounds': async ({ runtimeIds }) => ({
+        rects: await Promise.all(
+          runtimeIds.map(async (id) => {
+            const node = runtime.node(id);
+            return (node && (await boundsOf(node))) ?? null;
+          }),
+        ),
+      }),
+      'screen.click': async ({ x, y, button, count }) => {
+        await clickAt(runtime, { x, y }, button, count);
+        return { done: true };
+      },
+      'screen.scroll': async ({ x, y, deltaX, deltaY }) => {
+        await scrollAt(runtime, { x, y }, deltaX, deltaY);
+        return { done: true };
+      },
+      'screen.type': async ({ keys }) => {
+        await typeKeys(runtime, keys);
+        return { done: true };
+      },
       'host.stop': async () => {
         const live = this.live;
         if (!live.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
