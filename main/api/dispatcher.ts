@@ -22,6 +22,7 @@ import { clickAt, scrollAt, typeKeys } from '../services/screen-input.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
+import { packageVersion } from '../services/package-info.js';
 
 /** The nodes of an opened snapshot (what the answer to `snapshot.open` reports). */
 async function countNodes(session: InspectorSession): Promise<number> {
@@ -286,6 +287,7 @@ export class InspectorDispatcher {
       'settings.set': async ({ values }) => this.live.setSettings(values),
       status: async () => ({
         apiVersion: API_VERSION,
+        version: packageVersion(),
         platform: runtime.platform?.id ?? 'none',
         unavailable: [...(runtime.platform?.unavailable ?? [])].map((entry) => ({ ...entry })),
         providers: session.providerStatus(),

@@ -414,6 +414,8 @@ export const methods = {
     params: empty,
     result: z.object({
       apiVersion: z.number().int(),
+      /** The inspector's version (its package.json). */
+      version: z.string().optional(),
       platform: z.string(),
       unavailable: z.array(z.object({ device: z.string(), reason: z.string() })),
       providers: z.array(ProviderStatusSchema),
