@@ -186,6 +186,15 @@ export const MAX_CHECK_FINDINGS = 5000;
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
 
+/** Expand-all asks for at most this many nodes below a node (a `subtree` request may ask up to the maximum). */
+export const EXPAND_ALL_NODES = 20_000;
+export const MAX_SUBTREE_NODES = 50_000;
+/** Results of a paged evaluation come this many to a page (a page may hold up to the maximum). */
+export const RESULT_PAGE = 500;
+export const MAX_RESULT_PAGE = 5_000;
+/** Nodes one highlight outlines at most. */
+export const MAX_HIGHLIGHT_NODES = 10_000;
+
 const empty = z.strictObject({});
 
 /** Element and attribute names the providers know, as written in XPath (the console checks names against them). */
@@ -266,6 +275,24 @@ export const methods = {
       nodes: z.array(NodeSummarySchema),
     }),
   },
+  /**
+   * Expand-all in one request: the child lists of the node and of every node below it, breadth first, as long as
+   * the nodes they hold stay within `maxNodes` (`truncated` says some lists were left out). A node listed without
+   * a list of its own and with `hasChildren` false is a leaf.
+   */
+  subtree: {
+    params: z.strictObject({
+      runtimeId,
+      maxNodes: z.number().int().positive().max(MAX_SUBTREE_NODES).default(EXPAND_ALL_NODES),
+    }),
+    result: z.object({
+      runtimeId: z.string(),
+      lists: z.array(z.object({ parentRuntimeId: z.string(), nodes: z.array(NodeSummarySchema) })),
+      /** Nodes in the lists. */
+      nodes: z.number().int().nonnegative(),
+      truncated: z.boolean(),
+    }),
+  },
   /** The chain from the desktop down to the node's parent (to reveal a node in the tree). */
   ancestors: { params: nodeRef, result: z.object({ nodes: z.array(NodeSummarySchema) }) },
   /** Every attribute with its typed value; secret values are never present. */
@@ -290,6 +317,8 @@ export const methods = {
   /**
    * Evaluates XPath 3.1; results stream as `evaluation.items` events carrying the same id, then the response
    * carries the summary. A new evaluation on the same connection cancels the previous one unless `queue` is set.
+   * With `pageSize` nothing streams: the answer carries the count and the first page (`items`), the host keeps the
+   * results (the connection's last few evaluations) for `evaluation.page` and for `highlight` by `evaluationId`.
    */
   evaluate: {
     params: z.strictObject({
@@ -301,6 +330,7 @@ export const methods = {
       /** At most this many results (never more than the host's `limits.maxResults`, 100,000 by default). */
       maxResults: z.number().int().positive().optional(),
       queue: z.boolean().default(false),
+      pageSize: z.number().int().positive().max(MAX_RESULT_PAGE).optional(),
     }),
     result: z.object({
       id: z.string(),
@@ -309,13 +339,33 @@ export const methods = {
       engine: z.string(),
       /** The results were cut off at the result cap: `count` results came, there were more. */
       truncated: z.boolean().default(false),
+      /** With `pageSize`: the first page of the results. */
+      items: z.array(EvaluationItemSchema).optional(),
+    }),
+  },
+  /** Results of a paged evaluation the host still keeps (the connection's last few), from `offset`. */
+  'evaluation.page': {
+    params: z.strictObject({
+      id: z.string().min(1).max(200),
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().positive().max(MAX_RESULT_PAGE).default(RESULT_PAGE),
+    }),
+    result: z.object({
+      id: z.string(),
+      offset: z.number().int(),
+      count: z.number().int(),
+      items: z.array(EvaluationItemSchema),
     }),
   },
   cancel: { params: z.strictObject({ id: z.string().min(1).max(200) }), result: z.object({ cancelled: z.boolean() }) },
-  /** Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. */
+  /**
+   * Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. `evaluationId` adds
+   * the nodes of a paged evaluation's results the host keeps (the owner of an attribute), at most 10,000 of them.
+   */
   highlight: {
     params: z.strictObject({
-      runtimeIds: z.array(runtimeId).max(10_000).optional(),
+      runtimeIds: z.array(runtimeId).max(MAX_HIGHLIGHT_NODES).optional(),
+      evaluationId: z.string().min(1).max(200).optional(),
       rects: z.array(RectSchema).max(10_000).optional(),
       durationMs: z.number().int().positive().max(3_600_000).optional(),
     }),
