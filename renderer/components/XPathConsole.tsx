@@ -189,7 +189,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
 }
 
 function HighlightAll() {
-  const { xpath, client, session } = useStores();
+  const { xpath, client, session, screen } = useStores();
   const count = useSlice(xpath, (s) => s.count);
   return (
     <button
@@ -201,7 +201,10 @@ function HighlightAll() {
           .results.map((r) => (r.type === 'node' ? r.node.runtimeId : r.type === 'attribute' ? r.owner.runtimeId : ''))
           .filter(Boolean);
         void client.highlight({ runtimeIds: ids, durationMs: HIGHLIGHT_MS }).then(
-          () => session.getState().say(`Highlighted ${ids.length} elements`),
+          ({ rects }) => {
+            screen.getState().showHighlighted(rects, HIGHLIGHT_MS);
+            session.getState().say(`Highlighted ${ids.length} elements`);
+          },
           (e: unknown) => session.getState().say(`Highlight failed: ${String(e)}`, 'error'),
         );
       }}
