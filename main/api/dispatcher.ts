@@ -17,12 +17,15 @@ import { nameCatalog } from '../services/name-catalog.js';
 import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
 import { checkRequest } from '../services/check-request.js';
+import { captureScreen, elementsAt } from '../services/screen.js';
+import { clickAt, scrollAt, typeKeys } from '../services/screen-input.js';
 import { subtreeLists } from '../services/subtree.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { KeptResults } from './kept-results.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
+import { packageVersion } from '../services/package-info.js';
 
 /** The nodes of an opened snapshot (what the answer to `snapshot.open` reports). */
 async function countNodes(session: InspectorSession): Promise<number> {
@@ -326,6 +329,7 @@ export class InspectorDispatcher {
       'settings.set': async ({ values }) => this.live.setSettings(values),
       status: async () => ({
         apiVersion: API_VERSION,
+        version: packageVersion(),
         platform: runtime.platform?.id ?? 'none',
         unavailable: [...(runtime.platform?.unavailable ?? [])].map((entry) => ({ ...entry })),
         providers: session.providerStatus(),
@@ -335,6 +339,40 @@ export class InspectorDispatcher {
         ...(session.snapshotName ? { snapshot: { name: session.snapshotName } } : {}),
       }),
       'accessibility.status': async () => session.accessibility(false),
+      'screen.capture': async ({ region, scale, format, quality, ifChanged }) => {
+        const { image, ...capture } = await captureScreen(
+          runtime,
+          { ...(region ? { region } : {}), scale, format, quality, ...(ifChanged ? { ifChanged } : {}) },
+          session.limits.maxScreenPixels,
+        );
+        return { ...capture, ...(image ? { data: image.toString('base64') } : {}) };
+      },
+      'screen.elementAt': async (point) => ({
+        stack: (await elementsAt(runtime, point)).map(({ node, bounds }) => ({
+          node: session.summarize(node),
+          bounds: bounds ?? null,
+        })),
+      }),
+      'screen.bounds': async ({ runtimeIds }) => ({
+        rects: await Promise.all(
+          runtimeIds.map(async (id) => {
+            const node = runtime.node(id);
+            return (node && (await boundsOf(node))) ?? null;
+          }),
+        ),
+      }),
+      'screen.click': async ({ x, y, button, count }) => {
+        await clickAt(runtime, { x, y }, button, count);
+        return { done: true };
+      },
+      'screen.scroll': async ({ x, y, deltaX, deltaY }) => {
+        await scrollAt(runtime, { x, y }, deltaX, deltaY);
+        return { done: true };
+      },
+      'screen.type': async ({ keys }) => {
+        await typeKeys(runtime, keys);
+        return { done: true };
+      },
       'host.stop': async () => {
         const live = this.live;
         if (!live.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');

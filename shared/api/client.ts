@@ -167,6 +167,14 @@ export class InspectorClient {
   enableAccessibility = () => this.request('accessibility.enable');
   stopHost = () => this.request('host.stop');
   cancel = (id: string) => this.request('cancel', { id });
+  captureScreen = (options: ParamsInput<'screen.capture'> = {}) => this.request('screen.capture', options);
+  elementAt = (x: number, y: number) => this.request('screen.elementAt', { x, y });
+  boundsOf = (runtimeIds: string[]) => this.request('screen.bounds', { runtimeIds });
+  clickScreen = (x: number, y: number, options: { button?: 'left' | 'middle' | 'right'; count?: number } = {}) =>
+    this.request('screen.click', { x, y, ...options });
+  scrollScreen = (x: number, y: number, deltaX: number, deltaY: number) =>
+    this.request('screen.scroll', { x, y, deltaX, deltaY });
+  typeKeys = (keys: string) => this.request('screen.type', { keys });
 
   /** Starts an evaluation; items stream to `onItems` before `done` resolves. */
   evaluate(xpath: string, options: EvaluateOptions = {}): EvaluationHandle {

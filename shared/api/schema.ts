@@ -147,6 +147,10 @@ export const CapabilitiesSchema = z.object({
   locators: z.boolean(),
   /** `host.stop`: the page may end its host and what the host started (the browser host's `serve`). */
   stop: z.boolean(),
+  /** `screen.capture`: the platform can take screenshots (the Screen panel). */
+  screen: z.boolean(),
+  /** `screen.click`, `screen.scroll`, `screen.type`: the platform has a pointer and a keyboard (interact mode). */
+  interact: z.boolean(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
@@ -230,6 +234,15 @@ const ActionArgsSchema = z.strictObject({
   width: finite.optional(),
   height: finite.optional(),
 });
+
+export const SCREEN_IMAGE_FORMATS = ['png', 'jpeg'] as const;
+/** Image = desktop × scale + (x, y): where a desktop point lands in a captured image. */
+export const ScreenTransformSchema = z.object({ scale: z.number(), x: z.number(), y: z.number() });
+export type ScreenTransform = z.infer<typeof ScreenTransformSchema>;
+/** One element under a point on screen, with its Bounds (null when it has none). */
+export const ScreenHitSchema = z.object({ node: NodeSummarySchema, bounds: RectSchema.nullable() });
+export type ScreenHit = z.infer<typeof ScreenHitSchema>;
+const screenPoint = { x: finite, y: finite };
 
 export const methods = {
   /** The root of everything, with what the host knows about the screen. */
@@ -451,6 +464,8 @@ export const methods = {
     params: empty,
     result: z.object({
       apiVersion: z.number().int(),
+      /** The inspector's version (its package.json). */
+      version: z.string().optional(),
       platform: z.string(),
       unavailable: z.array(z.object({ device: z.string(), reason: z.string() })),
       providers: z.array(ProviderStatusSchema),
@@ -463,6 +478,69 @@ export const methods = {
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },
   'accessibility.enable': { params: empty, result: AccessibilityStatusSchema },
+  /**
+   * The desktop (or a region of it, clipped to the desktop) as an image at a scale (at most 1: the page zooms), PNG
+   * or JPEG, base64 in `data`. The image has at most `limits.maxScreenPixels` pixels (`limit-exceeded` names the
+   * scale that fits). With `ifChanged` set to the `digest` of an earlier answer, an unchanged screen comes back as
+   * `changed: false` without `data`. Captures run one at a time.
+   */
+  'screen.capture': {
+    params: z.strictObject({
+      region: RectSchema.optional(),
+      scale: z.number().min(0.01).max(1).default(1),
+      format: z.enum(SCREEN_IMAGE_FORMATS).default('png'),
+      /** JPEG quality, 1 to 100. */
+      quality: z.number().int().min(1).max(100).default(80),
+      ifChanged: z.string().max(200).optional(),
+    }),
+    result: z.object({
+      changed: z.boolean(),
+      digest: z.string(),
+      /** The desktop rectangle captured. */
+      region: RectSchema,
+      width: z.number().int(),
+      height: z.number().int(),
+      transform: ScreenTransformSchema,
+      mimeType: z.string(),
+      data: z.string().optional(),
+    }),
+  },
+  /**
+   * The elements at a desktop point through the one hit test (the same as `pick`): deepest first, then its
+   * ancestors up to the window; empty when nothing is there.
+   */
+  'screen.elementAt': {
+    params: z.strictObject(screenPoint),
+    result: z.object({ stack: z.array(ScreenHitSchema) }),
+  },
+  /** The Bounds of nodes, in order (null for a node without Bounds or one that went away). */
+  'screen.bounds': {
+    params: z.strictObject({ runtimeIds: z.array(runtimeId).max(10_000) }),
+    result: z.object({ rects: z.array(RectSchema.nullable()) }),
+  },
+  /** Clicks at a desktop point through the platform's pointer (interact mode); `count` 2 is a double click. */
+  'screen.click': {
+    params: z.strictObject({
+      ...screenPoint,
+      button: z.enum(['left', 'middle', 'right']).default('left'),
+      count: z.number().int().min(1).max(3).default(1),
+    }),
+    result: z.object({ done: z.boolean() }),
+  },
+  /** Wheel steps at a desktop point (positive deltaY scrolls down, deltaX right). */
+  'screen.scroll': {
+    params: z.strictObject({
+      ...screenPoint,
+      deltaX: z.number().int().min(-50).max(50).default(0),
+      deltaY: z.number().int().min(-50).max(50).default(0),
+    }),
+    result: z.object({ done: z.boolean() }),
+  },
+  /** Types a keyboard sequence (the CLI `keyboard type` syntax: text and `<Ctrl+a>` chords) into the focused window. */
+  'screen.type': {
+    params: z.strictObject({ keys: z.string().min(1).max(10_000) }),
+    result: z.object({ done: z.boolean() }),
+  },
   /** Ends the host and everything it started (a virtual desktop and its applications), like Ctrl-C does. */
   'host.stop': { params: empty, result: z.object({ stopping: z.boolean() }) },
 } as const;
