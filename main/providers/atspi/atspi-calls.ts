@@ -195,6 +195,11 @@ export class AtspiCalls {
     const [index] = await this.call(ref, IFACE.Accessible, 'GetIndexInParent');
     return Number(index);
   }
+  /** The address of the application's own D-Bus server (libatspi talks to it directly), or '' if it has none. */
+  async getApplicationBusAddress(busName: string): Promise<string> {
+    const [address] = await this.call([busName, ROOT_PATH], IFACE.Application, 'GetApplicationBusAddress');
+    return typeof address === 'string' ? address : '';
+  }
   async getApplication(ref: ObjectRef): Promise<ObjectRef> {
     const [app] = await this.call(ref, IFACE.Accessible, 'GetApplication');
     return asRef(app);
