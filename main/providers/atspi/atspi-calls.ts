@@ -1,3 +1,4 @@
+import { InspectorError } from '../../../shared/model/errors.js';
 import type { Rect } from '../../../shared/model/values.js';
 import type { DbusClient } from './dbus-client.js';
 import { internInterfaces } from './node-data.js';
@@ -264,6 +265,22 @@ export class AtspiCalls {
   }
   async getCaretOffset(ref: ObjectRef): Promise<number> {
     return Number((await this.prop(ref, IFACE.Text, 'CaretOffset')) ?? 0);
+  }
+  /** CharacterCount and CaretOffset in one call (Properties.GetAll), or in two where GetAll is not offered. */
+  async getTextState(ref: ObjectRef): Promise<{ characterCount: number; caretOffset: number }> {
+    let all: { [name: string]: { value: unknown } | undefined };
+    try {
+      [all] = (await this.call(ref, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [IFACE.Text])) as [typeof all];
+    } catch (error) {
+      if (!(error instanceof InspectorError && error.code === 'unsupported')) throw error;
+      all = {};
+    }
+    const count = all?.CharacterCount?.value;
+    const caret = all?.CaretOffset?.value;
+    return {
+      characterCount: count === undefined ? await this.getCharacterCount(ref) : Number(count),
+      caretOffset: caret === undefined ? await this.getCaretOffset(ref) : Number(caret),
+    };
   }
   async getText(ref: ObjectRef, start = 0, end = -1): Promise<string> {
     const [text] = await this.call(ref, IFACE.Text, 'GetText', 'ii', [start, end]);

@@ -251,6 +251,48 @@ test('every node honours the pattern contract, and the applications survive read
   assert.deepEqual(unhandled, []);
 });
 
+test('reading every attribute: text state in one call, no text calls for empty text, the same values as one by one', async () => {
+  const reader = await AtspiProvider.create();
+  try {
+    const nodes = flatten(await walk(await applicationOf(reader, chromium.pid))).map((w) => w.node);
+    const before = reader.client.callCount;
+    const all = await Promise.all(nodes.map((node) => attributeMap(node)));
+    const perNode = (reader.client.callCount - before) / nodes.length;
+    // 10.1 on this page when CharacterCount, CaretOffset (twice), GetNSelections and GetText were read for each.
+    assert.ok(perNode < 8, `${perNode} calls per node over ${nodes.length} nodes`);
+    const withText = all.filter((attributes) => attributes.has('native:Text.CharacterCount'));
+    assert.ok(withText.some((attributes) => attributes.get('native:Text.CharacterCount') === 0));
+    assert.ok(withText.some((attributes) => Number(attributes.get('native:Text.CharacterCount')) > 0));
+    for (const attributes of withText) {
+      if (attributes.get('native:Text.CharacterCount') === 0) {
+        assert.equal(attributes.get(A.Text), '');
+        assert.equal(attributes.get(A.SelectedText), '');
+        assert.equal(attributes.get(A.SelectionStart), attributes.get('native:Text.CaretOffset'));
+      }
+    }
+    // One by one, on nodes that read nothing before, each attribute alone gives the same value.
+    const single = await AtspiProvider.create();
+    try {
+      const fresh = flatten(await walk(await applicationOf(single, chromium.pid))).map((w) => w.node);
+      const names = [A.Text, A.SelectedText, A.SelectionStart, A.SelectionEnd, 'native:Text.CharacterCount'];
+      for (const [i, node] of fresh.entries()) {
+        const expected = all[i] as Map<string, unknown>;
+        if (!expected.has('native:Text.CharacterCount')) continue;
+        for (const name of names) {
+          const [namespace, local] = name.includes(':') ? name.split(':') : ['control', name];
+          const attribute = (await node.attributes()).find((a) => a.namespace === namespace && a.name === local);
+          assert.ok(attribute, `${node.runtimeId} ${name}`);
+          assert.deepEqual(toJsonValue(await attribute.read()), expected.get(name), `${node.runtimeId} ${name}`);
+        }
+      }
+    } finally {
+      await single.shutdown();
+    }
+  } finally {
+    await reader.shutdown();
+  }
+});
+
 test('a password field is secure: its text and value are never read or shown, not even the mask', async () => {
   const app = await applicationOf(provider, chromium.pid);
   const all = flatten(await walk(app)).map((w) => w.node);
