@@ -8,7 +8,7 @@ import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../core/
 import type { WindowManager } from '../../core/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
 import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attributes.js';
-import { buildAttributes, readObjectAttributes } from './attributes.js';
+import { beginReadingAll, buildAttributes, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { NodeData } from './node-data.js';
 import { hasInterface, runtimeIdOf } from './node-data.js';
@@ -283,6 +283,7 @@ export class AtspiNode implements ProviderNode {
   async readAllAttributes(): Promise<readonly AttributeEntry[]> {
     await this.loadId();
     const list = await this.attributeObjects();
+    beginReadingAll(this);
     // Held values come without a call or a promise; only the rest is read.
     const values: Array<UiValue | undefined> = list.map((attribute) => attribute.peek());
     const reads: Array<Promise<UiValue>> = [];

@@ -35,6 +35,8 @@ export interface AtspiProviderOptions {
   /** Connect to this bus directly instead of resolving it. */
   busAddress?: string;
   windowManager?: WindowManager;
+  /** Calls to applications on their own sockets when they offer one (default), or all through the bus. */
+  peerToPeer?: boolean;
   /** Process ids whose applications are left out (default: this process). */
   excludeProcessIds?: readonly number[];
 }
@@ -178,7 +180,9 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
       this.apps.set(busName, entry);
       const pid = await this.calls.getConnectionUnixProcessId(busName);
       app.processId = pid;
-      if (pid !== undefined) app.processInfo = await readProcessInfo(pid);
+      if (pid !== undefined && !this.excluded.has(pid)) {
+        [app.processInfo] = await Promise.all([readProcessInfo(pid), this.connectPeer(app)]);
+      }
     }
     const { app } = entry;
     if (app.processId !== undefined && this.excluded.has(app.processId)) return undefined;
@@ -194,6 +198,21 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     }
     if (entry.root.childCount === 0 && app.responding) return undefined;
     return this.nodeFor(entry.root);
+  }
+
+  /**
+   * Talks to the application over its own socket when it has one, as libatspi does: the bus daemon then neither
+   * routes nor copies the thousands of calls a bulk load makes. Without one (or when it cannot be reached) calls go
+   * through the bus; a failure to answer here shows in the header read that follows.
+   */
+  private async connectPeer(app: ApplicationData): Promise<void> {
+    if (this.options.peerToPeer === false) return;
+    try {
+      const address = await this.calls.getApplicationBusAddress(app.busName);
+      if (address.startsWith('unix:')) await this.client.connectPeer(app.busName, address);
+    } catch {
+      // Through the bus, as before.
+    }
   }
 
   /**
