@@ -26,6 +26,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['window', async () => (await import('./commands/window.js')).registerWindow],
   ['focus', async () => (await import('./commands/window.js')).registerFocus],
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
+  ['record', async () => (await import('./commands/record.js')).registerRecord],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
   ['diff', async () => (await import('./commands/diff.js')).registerDiff],
