@@ -25,6 +25,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['window', async () => (await import('./commands/window.js')).registerWindow],
   ['focus', async () => (await import('./commands/window.js')).registerFocus],
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
+  ['watch', async () => (await import('./commands/watch.js')).registerWatch],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
   ['diff', async () => (await import('./commands/diff.js')).registerDiff],
