@@ -162,6 +162,8 @@ export class InspectorClient {
   enableAccessibility = () => this.request('accessibility.enable');
   stopHost = () => this.request('host.stop');
   cancel = (id: string) => this.request('cancel', { id });
+  subscribeEvents = (filter: ParamsInput<'events.subscribe'> = {}) => this.request('events.subscribe', filter);
+  unsubscribeEvents = () => this.request('events.unsubscribe');
 
   /** Starts an evaluation; items stream to `onItems` before `done` resolves. */
   evaluate(xpath: string, options: EvaluateOptions = {}): EvaluationHandle {
