@@ -66,7 +66,12 @@ export function ScreenPanel() {
     return () => observer.disconnect();
   }, []);
 
-  const zoom = zoomSetting === 'fit' ? (image ? fitZoom(image, viewport) : 1) : zoomSetting;
+  // desktopZoom: CSS pixels per desktop pixel; zoom: CSS pixels per image pixel (the image may be scaled down).
+  const desktopZoom = zoomSetting === 'fit' ? (image ? fitZoom(image.region, viewport) : 1) : zoomSetting;
+  const zoom = image ? desktopZoom / image.transform.scale : 1;
+  useEffect(() => {
+    screen.getState().showAtScale(desktopZoom * (window.devicePixelRatio || 1));
+  }, [screen, desktopZoom]);
 
   /** The desktop point under a pointer event (undefined before the first image). */
   const pointOf = (event: { clientX: number; clientY: number }): Point | undefined => {
@@ -77,8 +82,8 @@ export function ScreenPanel() {
   };
 
   // The wheel listener must be able to cancel scrolling: React attaches wheel listeners as passive.
-  const wheelState = useRef({ zoom, interact, pointOf });
-  wheelState.current = { zoom, interact, pointOf };
+  const wheelState = useRef({ zoom: desktopZoom, interact, pointOf });
+  wheelState.current = { zoom: desktopZoom, interact, pointOf };
   useEffect(() => {
     const element = viewportRef.current;
     if (!element) return;
@@ -157,7 +162,7 @@ export function ScreenPanel() {
         >
           Fit
         </button>
-        <span className="muted zoom">{Math.round(zoom * (image?.transform.scale ?? 1) * 100)}%</span>
+        <span className="muted zoom">{Math.round(desktopZoom * 100)}%</span>
         <button
           type="button"
           aria-pressed={interact}

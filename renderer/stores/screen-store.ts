@@ -40,7 +40,7 @@ export interface ScreenBoxes {
 export interface ScreenState {
   visible: boolean;
   image: ScreenImage | undefined;
-  /** 'fit' follows the viewport; a number is CSS pixels per image pixel. */
+  /** 'fit' follows the viewport; a number is CSS pixels per desktop pixel. */
   zoom: 'fit' | number;
   interact: boolean;
   /** The elements under the pointer, deepest first, and which of them is chosen (the wheel moves it). */
@@ -53,7 +53,13 @@ export interface ScreenActions {
   setVisible(visible: boolean): void;
   /** Asks for the screen now (once; the refresh goes on while visible). */
   refresh(): Promise<void>;
+  /** 'fit', or CSS pixels per desktop pixel. */
   setZoom(zoom: 'fit' | number): void;
+  /**
+   * The view shows this many CSS (device) pixels per desktop pixel: captures come at the scale that covers it (in
+   * steps of a quarter, at most 1), so a panel showing a quarter of the desktop's pixels is sent a quarter.
+   */
+  showAtScale(desktopToDevice: number): void;
   setInteract(interact: boolean): void;
   /** The pointer is over this desktop point (hit-tested, the newest point wins). */
   hoverAt(point: Point): Promise<void>;
@@ -90,10 +96,11 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
   let timer: ReturnType<typeof setTimeout> | undefined;
   let highlightTimer: ReturnType<typeof setTimeout> | undefined;
   let capturing: Promise<void> | undefined;
-  let hoverBusy = false;
+  let hoverBusy: Promise<void> | undefined;
   let nextHover: Point | undefined;
   let input: Promise<unknown> = Promise.resolve();
   let scale: number | undefined;
+  let largest: number | undefined;
   const tickets = { selected: 0, hovered: 0, matches: 0 };
 
   const store = createStore<ScreenState & ScreenActions>()((set, get) => {
@@ -113,11 +120,15 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
       const requestedAt = performance.now();
       const previous = get().image;
       try {
-        if (scale === undefined) {
+        if (largest === undefined) {
           const { width, height } = (await client.desktop()).bounds;
-          scale = Math.max(0.01, Math.min(1, Math.floor(Math.sqrt(PANEL_PIXELS / (width * height)) * 100) / 100));
+          largest = Math.max(0.01, Math.min(1, Math.floor(Math.sqrt(PANEL_PIXELS / (width * height)) * 100) / 100));
         }
-        const shot = await client.captureScreen({ scale, ...(previous ? { ifChanged: previous.digest } : {}) });
+        const wanted = Math.min(scale ?? 1, largest);
+        const shot = await client.captureScreen({
+          scale: wanted,
+          ...(previous && previous.transform.scale === wanted ? { ifChanged: previous.digest } : {}),
+        });
         if (!shot.changed || !shot.data) {
           if (get().error) set({ error: undefined });
           return;
@@ -190,29 +201,37 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
         set({ zoom });
       },
 
+      showAtScale(desktopToDevice) {
+        const wanted = Math.min(1, Math.max(0.25, Math.ceil(desktopToDevice * 4) / 4));
+        if (wanted === scale) return;
+        scale = wanted;
+        if (get().visible) schedule(0);
+      },
+
       setInteract(interact) {
         set({ interact, hover: interact ? undefined : get().hover });
       },
 
-      async hoverAt(point) {
-        if (samePoint(get().hover?.point, point)) return;
+      hoverAt(point) {
+        if (samePoint(get().hover?.point, point)) return Promise.resolve();
         nextHover = point;
-        if (hoverBusy) return;
-        hoverBusy = true;
-        try {
-          while (nextHover) {
-            const at = nextHover;
-            nextHover = undefined;
-            try {
-              const { stack } = await client.elementAt(at.x, at.y);
-              set({ hover: { point: at, stack, depth: 0 } });
-            } catch (error) {
-              set({ hover: undefined, error: `Nothing could be found under the pointer: ${errorOf(error)}` });
+        hoverBusy ??= (async () => {
+          try {
+            while (nextHover) {
+              const at = nextHover;
+              nextHover = undefined;
+              try {
+                const { stack } = await client.elementAt(at.x, at.y);
+                set({ hover: { point: at, stack, depth: 0 } });
+              } catch (error) {
+                set({ hover: undefined, error: `Nothing could be found under the pointer: ${errorOf(error)}` });
+              }
             }
+          } finally {
+            hoverBusy = undefined;
           }
-        } finally {
-          hoverBusy = false;
-        }
+        })();
+        return hoverBusy;
       },
 
       leave() {
@@ -228,6 +247,8 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
       },
 
       async elementAt(point) {
+        // The pointer got there first: the hit test for this point may be on its way already.
+        if (hoverBusy && (samePoint(nextHover, point) || !nextHover)) await hoverBusy;
         const hover = get().hover;
         if (hover && samePoint(hover.point, point)) return hover.stack[hover.depth];
         const { stack } = await client.elementAt(point.x, point.y);
