@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { ApiCheckFinding, Params, Result } from '../../shared/api/schema.js';
 import { MAX_CHECK_FINDINGS } from '../../shared/api/schema.js';
 import { CheckConfigError, EMPTY_CHECK_CONFIG, parseCheckConfig } from '../../shared/checks/config.js';
@@ -10,14 +9,11 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { checkAccessibility } from './accessibility-check.js';
 import { bestLocatorOfEach } from './locate.js';
+import { packageVersion } from './package-info.js';
 
 /** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
 export function checkTool(): { name: string; version: string } {
-  const url = new URL('../../../package.json', import.meta.url);
-  return {
-    name: 'PlatynUI Inspector',
-    version: (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version,
-  };
+  return { name: 'PlatynUI Inspector', version: packageVersion() };
 }
 
 /** The protocol's `check`: rules and config validated, the subtree checked, findings capped, the report formatted. */

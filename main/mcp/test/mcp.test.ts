@@ -7,7 +7,7 @@ import { act, keySequence, literalSequence } from '../act.js';
 import { Coalescer } from '../coalescer.js';
 import { AgentError } from '../errors.js';
 import { RateLimiter } from '../rate-limiter.js';
-import { scaleDown } from '../screenshot.js';
+import { scaleDown } from '../../runtime/screenshot-image.js';
 import { McpSession } from '../session.js';
 import { readTree } from '../tree.js';
 import { UNTRUSTED_TAG, wrapUntrusted } from '../untrusted.js';
