@@ -191,6 +191,8 @@ export interface ProviderNode {
   /** All attribute values at once; providers may do this in bulk. */
   readAllAttributes?(): Promise<readonly AttributeEntry[]>;
   supportedPatterns(): Promise<readonly string[]>;
+  /** What supportedPatterns() would answer now, when the provider knows it without any call; else undefined. */
+  peekSupportedPatterns?(): readonly string[] | undefined;
   performAction(request: ActionRequest): Promise<void>;
   isValid(): Promise<boolean>;
   /** Discards cached children, attributes and patterns; the next access fetches fresh data. */

@@ -315,6 +315,12 @@ export class AtspiNode implements ProviderNode {
     return out;
   }
 
+  peekSupportedPatterns(): readonly string[] | undefined {
+    const data = this.data;
+    if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    return supportedPatterns(this.context());
+  }
+
   async supportedPatterns(): Promise<readonly string[]> {
     await this.fresh();
     await this.learnSecurity();
