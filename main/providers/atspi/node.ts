@@ -34,7 +34,7 @@ export interface NodeHost {
 }
 
 /** Roles whose text is secret by nature; an entry also counts when the application marks it as a password input. */
-function secureByAttributes(attributes: { [key: string]: string } | undefined): boolean {
+export function secureByAttributes(attributes: { [key: string]: string } | undefined): boolean {
   if (!attributes) return false;
   const type = (attributes['text-input-type'] ?? attributes['input-type'] ?? '').toLowerCase();
   return type === 'password';
@@ -313,6 +313,12 @@ export class AtspiNode implements ProviderNode {
       }
     }
     return out;
+  }
+
+  peekSupportedPatterns(): readonly string[] | undefined {
+    const data = this.data;
+    if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    return supportedPatterns(this.context());
   }
 
   async supportedPatterns(): Promise<readonly string[]> {

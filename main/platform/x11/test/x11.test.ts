@@ -7,8 +7,8 @@ import { listPlatformFactories, selectPlatformFactory } from '../../../core/regi
 import { scaleFromResources, unionRects } from '../desktop-info.js';
 import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory.js';
 import { frameBars } from '../highlight.js';
-import { characterKeysym, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
-import { intersectRect, toBgra } from '../screenshot.js';
+import { characterKeysym, keyNameOfKeysymName, keysymCharacter, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
+import { intersectRect, toScreenshot } from '../screenshot.js';
 import { detectDisplayServer } from '../display-server.js';
 
 describe('X11 session detection', () => {
@@ -48,7 +48,16 @@ describe('X11 session detection', () => {
     assert.equal(bundle.screenshot, undefined);
     assert.deepEqual(
       bundle.unavailable.map((u) => u.device),
-      ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'],
+      [
+        'pointer',
+        'keyboard',
+        'screenshot',
+        'highlight',
+        'windowManager',
+        'desktopInfo',
+        'pointerCapture',
+        'inputRecorder',
+      ],
     );
     for (const entry of bundle.unavailable) assert.match(entry.reason, /Wayland without XWayland.*needs an X server/);
     await bundle.shutdown();
@@ -89,6 +98,15 @@ describe('X11 session detection', () => {
 });
 
 describe('X11 key names', () => {
+  it('names recorded keysyms as the keyboard sequence syntax does, and gives their characters back', () => {
+    assert.equal(keyNameOfKeysymName('Return'), 'Enter');
+    assert.equal(keyNameOfKeysymName('Prior'), 'PageUp');
+    assert.equal(keyNameOfKeysymName('KP_Enter'), 'NumPadEnter');
+    assert.equal(keyNameOfKeysymName('XF86Calculator'), undefined);
+    for (const char of ['a', 'Z', '~', 'é', '€', '😀']) assert.equal(keysymCharacter(characterKeysym(char)), char);
+    assert.equal(keysymCharacter(0xff0d), undefined); // Return types no character of its own
+  });
+
   it('maps cross-platform names case-insensitively to keysyms', () => {
     assert.deepEqual(lookupKeyName('enter'), { name: 'Enter', keysym: 'Return' });
     assert.deepEqual(lookupKeyName('ESC'), { name: 'Escape', keysym: 'Escape' });
@@ -166,10 +184,10 @@ describe('X11 geometry helpers', () => {
     assert.equal(scaleFromResources('Xft.dpi: nonsense'), 1);
   });
 
-  it('converts X images of other pixel layouts to Bgra8', () => {
+  it('converts X images: other pixel layouts to Bgra8, padded 32-bit BGRX rows to Rgba8', () => {
     // Two RGB565 pixels, little-endian: pure red and pure blue.
     const data = new Uint8Array([0x00, 0xf8, 0x1f, 0x00]);
-    const shot = toBgra(
+    const shot = toScreenshot(
       {
         width: 2,
         height: 1,
@@ -188,7 +206,7 @@ describe('X11 geometry helpers', () => {
     assert.deepEqual([...shot.pixels], [0, 0, 255, 255, 255, 0, 0, 255]);
     // 32-bit BGRX with padding at the end of each row.
     const padded = new Uint8Array([1, 2, 3, 0, 9, 9, 9, 9, 4, 5, 6, 0, 9, 9, 9, 9]);
-    const rows = toBgra(
+    const rows = toScreenshot(
       {
         width: 1,
         height: 2,
@@ -203,6 +221,7 @@ describe('X11 geometry helpers', () => {
       },
       padded,
     );
-    assert.deepEqual([...rows.pixels], [1, 2, 3, 255, 4, 5, 6, 255]);
+    assert.equal(rows.format, 'Rgba8');
+    assert.deepEqual([...rows.pixels], [3, 2, 1, 255, 6, 5, 4, 255]);
   });
 });
