@@ -9,6 +9,7 @@ import { writeSnapshotXml, type SnapshotLayout } from '../../shared/snapshot/xml
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
+import { Gate } from '../../shared/gate.js';
 import { matchesAny, type AttributeFilter } from './attribute-filter.js';
 
 export type AttributeSelection = 'none' | 'default' | 'all';
@@ -186,26 +187,45 @@ export interface CollectedNode extends SnapshotNode {
   children: CollectedNode[];
 }
 
+/**
+ * How many nodes' attributes and children are read at once. Enough to keep every application's D-Bus window full
+ * (a node of `--attrs all` is about seven calls); unbounded, the reads of a 10,000-node tree were all pending at
+ * once (70,000 queued calls and their promises: 633 MB).
+ */
+const NODES_READ_AT_ONCE = 128;
+
 /** Collects a node's subtree as the tree owns it (grouped view below the desktop), reading children in parallel. */
-export async function collectSubtree(
+export function collectSubtree(runtime: Runtime, node: RuntimeNode, options: SubtreeOptions): Promise<CollectedNode> {
+  return collectNode(runtime, node, options, new Gate(NODES_READ_AT_ONCE), 0);
+}
+
+async function collectNode(
   runtime: Runtime,
   node: RuntimeNode,
   options: SubtreeOptions,
-  depth = 0,
+  gate: Gate,
+  depth: number,
 ): Promise<CollectedNode> {
   // What the runtime holds (a region after a bulk load) is taken without a promise; only the rest is asked for.
   const atLimit = options.maxDepth !== undefined && depth >= options.maxDepth;
-  if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
-  const heldChildren = atLimit ? [] : runtime.peekStructuralChildren(node);
   const names = selectedNames(options);
-  const heldAttributes = names === 'all' ? undefined : node.peekAttributesNamed(names);
-  const [attributes, children] =
-    heldChildren && heldAttributes
-      ? [heldAttributes.filter((entry) => entry.namespace === 'control'), heldChildren]
-      : await Promise.all([
-          heldAttributes?.filter((entry) => entry.namespace === 'control') ?? readSelected(node, options),
-          heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-        ]);
+  const heldChildren = atLimit ? [] : runtime.peekStructuralChildren(node);
+  const idKnown = node.idDefinitive || options.attrs === 'none';
+  const heldAttributes = idKnown && names !== 'all' ? node.peekAttributesNamed(names) : undefined;
+  let attributes: readonly AttributeEntry[];
+  let children: readonly RuntimeNode[];
+  if (heldChildren && heldAttributes) {
+    [attributes, children] = [heldAttributes, heldChildren];
+  } else {
+    [attributes, children] = await gate.run(async () => {
+      if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
+      return Promise.all([
+        (names === 'all' ? undefined : node.peekAttributesNamed(names)) ?? readSelected(node, options),
+        heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+      ]);
+    });
+  }
+  if (names !== 'all') attributes = attributes.filter((entry) => entry.namespace === 'control');
   const collected: CollectedNode = {
     runtimeId: node.runtimeId,
     name: node.name,
@@ -215,7 +235,9 @@ export async function collectSubtree(
     children: [],
   };
   if (children.length > 0)
-    collected.children = await Promise.all(children.map((child) => collectSubtree(runtime, child, options, depth + 1)));
+    collected.children = await Promise.all(
+      children.map((child) => collectNode(runtime, child, options, gate, depth + 1)),
+    );
   return collected;
 }
 

@@ -1,0 +1,32 @@
+import { Fifo } from './fifo.js';
+
+/**
+ * Lets at most `limit` tasks run at once; the others wait their turn, first come first served. What a client can
+ * make the host start at once (thousands of attribute reads of a large tree) stays bounded this way.
+ */
+export class Gate {
+  private running = 0;
+  private readonly waiting = new Fifo<() => void>();
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`a gate's limit must be a positive integer, got ${limit}`);
+  }
+
+  /** How many tasks run now. */
+  get active(): number {
+    return this.running;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.take();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
