@@ -34,6 +34,7 @@ const WARM_QUERIES: ReadonlyArray<readonly [name: string, xpath: string]> = [
   ['button_by_name', "//Button[@Name='b111110']"],
 ];
 
+const LIVE = ['first_rows', 'first_xpath_answer', 'locators_first_node', 'locators_next_node', 'expand_subtree'];
 const samples = new Map<string, number[]>();
 function add(name: string, value: number): void {
   let list = samples.get(name);
@@ -168,24 +169,31 @@ async function liveSample(browser: Browser, env: NodeJS.ProcessEnv): Promise<voi
 
 /** In the page: one `evaluate` from sending to its answer with the first page (the first 500 items). */
 async function warmQuery(page: Page, xpath: string): Promise<{ ms: number; count: number; firstPage: number }> {
-  return page.evaluate(async (query) => {
-    interface Answer {
-      count: number;
-      items?: unknown[];
-    }
-    interface Client {
-      evaluate(
-        xpath: string,
-        options: { pageSize?: number; onItems?: (items: unknown[]) => void },
-      ): { done: Promise<Answer> };
-    }
-    const client = (window as unknown as { __inspector: { stores: { client: Client } } }).__inspector.stores.client;
-    let streamed = 0;
-    const started = performance.now();
-    const answer = await client.evaluate(query, { pageSize: 500, onItems: (items) => (streamed += items.length) }).done;
-    const ms = performance.now() - started;
-    return { ms, count: answer.count, firstPage: answer.items?.length ?? streamed };
-  }, xpath);
+  return page.evaluate(
+    async ({ query, timeoutMs }) => {
+      interface Answer {
+        count: number;
+        items?: unknown[];
+      }
+      interface Client {
+        evaluate(
+          xpath: string,
+          options: { pageSize?: number; timeoutMs?: number; onItems?: (items: unknown[]) => void },
+        ): { done: Promise<Answer> };
+      }
+      const client = (window as unknown as { __inspector: { stores: { client: Client } } }).__inspector.stores.client;
+      let streamed = 0;
+      const started = performance.now();
+      const answer = await client.evaluate(query, {
+        pageSize: 500,
+        timeoutMs,
+        onItems: (items) => (streamed += items.length),
+      }).done;
+      const ms = performance.now() - started;
+      return { ms, count: answer.count, firstPage: answer.items?.length ?? streamed };
+    },
+    { query: xpath, timeoutMs: 300_000 },
+  );
 }
 
 /** fontoxpath over the same tree in this process: the median of repeated runs after one warm-up. */
@@ -243,15 +251,18 @@ async function main(): Promise<void> {
     // The user's browser, already running: a blank page opened once.
     const opened = await openInspectorPage('about:blank');
     browser = opened.browser;
-    for (let round = 0; round < repeat; round++) await liveSample(browser, process.env);
+    for (let round = 0; round < repeat; round++) {
+      await liveSample(browser, process.env);
+      process.stdout.write(
+        `# sample ${round + 1}: ${LIVE.map((name) => `${name} ${samples.get(name)!.at(-1)!.toFixed(1)}`).join(', ')}, load ${loads.at(-1)!.toFixed(2)}\n`,
+      );
+    }
     await warmSamples(browser, process.env, repeat);
 
     process.stdout.write(`# ui-first-minute: ${repeat} samples each, medians; table.html with ${rows} rows\n`);
     line('load.median', median(loads), 'load');
     line('load.max', Math.max(...loads), 'load');
-    for (const name of ['first_rows', 'first_xpath_answer', 'locators_first_node', 'locators_next_node'])
-      line(`ui.${name}`, med(name), 'ms');
-    line('ui.expand_subtree', med('expand_subtree'), 'ms');
+    for (const name of LIVE) line(`ui.${name}`, med(name), 'ms');
     line('ui.expand_subtree_rows', med('expand_subtree_rows'), 'rows');
     for (const [name] of WARM_QUERIES) {
       line(`api.warm.${name}`, med(`warm.${name}`), 'ms');

@@ -384,4 +384,56 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
     assert.equal(await treeitem('Button "Run"').getAttribute('aria-selected'), 'true', 'the selection is kept');
     assert.equal(await treeitem('app:Application "gtk3-demo"').getAttribute('aria-expanded'), 'true');
   });
+
+  test('pages the results as the list scrolls and expands the whole application with * in one go', async () => {
+    await typeXPath(page, `count(${ownApp()}//*)`);
+    // The one result of the count, a number (not what an earlier query left in the list).
+    const counted = await page.waitForFunction(
+      () => {
+        const label = document.querySelector('[aria-label=Results] [role=option]')?.getAttribute('aria-label') ?? '';
+        return /^\d+$/.test(label) ? Number(label) : false;
+      },
+      undefined,
+      { timeout: 20000 },
+    );
+    const count = Number(await counted.jsonValue());
+    assert.ok(count > 10, `gtk3-demo has nodes (${count})`);
+    await typeXPath(page, `${ownApp()}//*`);
+    await waitForStatus(page, new RegExp(`^${count} results \\(\\d+ ms\\)$`));
+    const results = page.getByRole('listbox', { name: 'Results' });
+    await results.getByRole('option').first().waitFor();
+    await results.focus();
+    await page.keyboard.press('End');
+    // The last result's page comes from the host when the list shows it.
+    const last = results.locator(`#result-${count - 1}`);
+    await last.waitFor({ timeout: 20000 });
+    await page.waitForFunction(
+      (id) => document.getElementById(id)?.getAttribute('aria-busy') !== 'true',
+      `result-${count - 1}`,
+      {
+        timeout: 20000,
+      },
+    );
+    assert.notEqual(await last.getAttribute('aria-label'), 'Loading result');
+
+    const rowCount = async () =>
+      Number(/^(\d+) rows/.exec((await page.locator('.tree-footer').textContent()) ?? '')?.[1]);
+    const gtk = treeitem('app:Application "gtk3-demo"');
+    await gtk.click();
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(
+      () => document.querySelector('[role=treeitem][aria-selected=true]')?.getAttribute('aria-expanded') === 'false',
+    );
+    const collapsed = await rowCount();
+    await page.keyboard.press('*');
+    await page.waitForFunction(
+      (before) => {
+        const rows = Number(/^(\d+) rows/.exec(document.querySelector('.tree-footer')?.textContent ?? '')?.[1]);
+        return rows > before && document.querySelector('[role=tree][aria-busy=true]') === null;
+      },
+      collapsed,
+      { timeout: 30000 },
+    );
+    assert.equal((await rowCount()) - collapsed, count, 'every node below the application has its row');
+  });
 });

@@ -223,10 +223,17 @@ export class InspectorDispatcher {
         const controller = new AbortController();
         this.evaluations.set(id, controller);
         this.kept.forget(id);
+        const requested = performance.now();
         try {
+          await session.warmer?.treeLoaded();
+          if (controller.signal.aborted) throw new InspectorError('cancelled', 'the evaluation was cancelled');
+          // The timeout counts from the request: the wait for the warm-up is part of it.
+          const limit = (timeoutMs ?? limits.evaluationTimeoutMs) - (performance.now() - requested);
+          if (limit <= 0)
+            throw new InspectorError('timeout', 'the evaluation did not finish in time (the tree was loading)');
           const { items, stats } = await session.xpath.evaluate(xpath, {
             ...(context ? { context } : {}),
-            timeoutMs: timeoutMs ?? limits.evaluationTimeoutMs,
+            timeoutMs: Math.ceil(limit),
             maxResults: Math.min(maxResults ?? limits.maxResults, limits.maxResults),
             owner: this,
             signal: controller.signal,

@@ -4,6 +4,8 @@ import type { XPathService } from '../xpath/xpath-service.js';
 
 /** Waits this long after the desktop's children were listed, so the page draws its first rows first. */
 const WARM_DELAY_MS = 250;
+/** Locator attributes are captured in the background for trees up to this size. */
+const CAPTURE_MAX_NODES = 30_000;
 /** The warm-up is an evaluation of its own owner: a connection's queries take turns with it, never wait behind it. */
 const WARM_OWNER = {};
 
@@ -38,14 +40,29 @@ export class TreeWarmer {
     });
   }
 
+  private loading: Promise<unknown> | undefined;
+
+  /**
+   * Resolves when the tree is in the XPath worker (at once when no warm-up runs). A query waits for it instead of
+   * loading the same tree into the other worker at the same time, and then finds the loaded worker free.
+   */
+  treeLoaded(): Promise<void> {
+    return this.loading ? this.loading.then(() => undefined) : Promise.resolve();
+  }
+
   private async warm(): Promise<void> {
     try {
-      await this.xpath.evaluate('count(//*)', {
-        owner: WARM_OWNER,
-        timeoutMs: this.timeoutMs(),
-        signal: this.abort.signal,
-      });
-      if (!this.abort.signal.aborted) await captureLocatorTree(this.runtime);
+      const counted = this.xpath
+        .evaluate('count(//*)', { owner: WARM_OWNER, timeoutMs: this.timeoutMs(), signal: this.abort.signal })
+        .then(({ items }) => {
+          const [item] = items;
+          return item?.type === 'value' && item.value.type === 'Integer' ? item.value.value : Infinity;
+        })
+        .catch(() => Infinity);
+      this.loading = counted.finally(() => (this.loading = undefined));
+      const nodes = await counted;
+      // A capture walks every node on the host's own thread: in the background only where that is quick.
+      if (!this.abort.signal.aborted && nodes <= CAPTURE_MAX_NODES) await captureLocatorTree(this.runtime);
     } catch {
       // background work: the first query or locate does what it needs itself
     }
