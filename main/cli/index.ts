@@ -27,6 +27,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['focus', async () => (await import('./commands/window.js')).registerFocus],
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
   ['record', async () => (await import('./commands/record.js')).registerRecord],
+  ['watch', async () => (await import('./commands/watch.js')).registerWatch],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
   ['diff', async () => (await import('./commands/diff.js')).registerDiff],

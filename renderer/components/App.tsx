@@ -2,9 +2,7 @@ import { lazy, Suspense, useEffect, useState, type KeyboardEvent, type PointerEv
 import { useSlice, useStores } from '../app-context.js';
 import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
-import { ChecksPanel } from './ChecksPanel.js';
-import { ExportPanel } from './ExportPanel.js';
-import { PatternsPanel } from './PatternsPanel.js';
+import { SidePane } from './SidePane.js';
 import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
@@ -262,9 +260,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
             </Panel>
             <Splitter panel="details" orientation="vertical" min={220} max={900} invert label="Resize patterns" />
             <Panel className="pane-side" style={{ width: panels.details }}>
-              <PatternsPanel />
-              <ExportPanel />
-              <ChecksPanel />
+              <SidePane />
             </Panel>
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />

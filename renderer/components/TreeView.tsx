@@ -11,7 +11,7 @@ export const ROW_HEIGHT = 22;
 export const HIGHLIGHT_MS = 3000;
 
 export function TreeView() {
-  const { tree, client } = useStores();
+  const { tree, client, screen } = useStores();
   const rows = useSlice(tree, (s) => s.rows);
   const selectedId = useSlice(tree, (s) => s.selectedId);
   const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
@@ -56,6 +56,13 @@ export function TreeView() {
     [tree],
   );
   const onToggle = useCallback((id: string) => void tree.getState().toggle(id), [tree]);
+  // The Screen panel outlines the row under the pointer (read from the row's data attribute: rows stay memoized).
+  const hoveredRow = useRef<string | undefined>(undefined);
+  const hoverRow = (id: string | undefined) => {
+    if (id === hoveredRow.current) return;
+    hoveredRow.current = id;
+    if (screen.getState().visible || !id) void screen.getState().showHoveredRow(id);
+  };
 
   return (
     <div className="tree-panel">
@@ -95,6 +102,10 @@ export function TreeView() {
         aria-activedescendant={selectedRow ? `treeitem-${selectedIndex}` : undefined}
         aria-busy={expandingAll || undefined}
         onKeyDown={onKeyDown}
+        onMouseOver={(event) =>
+          hoverRow((event.target as HTMLElement).closest<HTMLElement>('[data-runtime-id]')?.dataset.runtimeId)
+        }
+        onMouseLeave={() => hoverRow(undefined)}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
@@ -115,7 +126,12 @@ export function TreeView() {
         </div>
       </div>
       <TreeFooter
-        onHighlight={() => selectedId && void client.highlight({ runtimeIds: [selectedId], durationMs: HIGHLIGHT_MS })}
+        onHighlight={() =>
+          selectedId &&
+          void client
+            .highlight({ runtimeIds: [selectedId], durationMs: HIGHLIGHT_MS })
+            .then(({ rects }) => screen.getState().showHighlighted(rects, HIGHLIGHT_MS))
+        }
       />
     </div>
   );
