@@ -4,7 +4,15 @@
 // platynui_native `Runtime.pointer_multi_click(point, clicks, button, overrides)`, `Runtime.pointer_click(point,
 // button, overrides)` with `PointerButton.LEFT/MIDDLE/RIGHT`. The shell script calls this CLI's own commands.
 import { InspectorError } from '../model/errors.js';
-import { pythonString, robotCell, type ExportTarget } from '../export/templates.js';
+import {
+  DOGTAIL_NTH,
+  dogtailPrelude,
+  dogtailSearch,
+  PYTHON_CLICK_POINT,
+  pythonString,
+  robotCell,
+  type ExportTarget,
+} from '../export/templates.js';
 import { describeStep, keyboardSequence, secretVariables, type RecordedStep, type TypedPart } from './steps.js';
 
 export const RECORDING_FORMATS = ['robot', 'python', 'dogtail', 'cli'] as const;
@@ -129,17 +137,7 @@ export function renderRecordingPython(steps: readonly RecordedStep[]): string {
     '        time.sleep(0.2)',
     '',
     '',
-    'def click_point(node):',
-    '    """The ActivationPoint when the node has one, else the centre of its Bounds (as PlatynUI.BareMetal)."""',
-    '    try:',
-    '        point = node.attribute("ActivationPoint")',
-    '    except Exception:  # the attribute is missing',
-    '        point = None',
-    '    if isinstance(point, Point):',
-    '        return point',
-    '    return node.attribute("Bounds").center()',
-    '',
-    '',
+    ...PYTHON_CLICK_POINT,
     'def sequence_text(text):',
     '    """Literal text in a keyboard sequence: "<", ">" and backslashes escaped."""',
     '    return "".join("\\\\" + ch if ch in "\\\\<>" else ch for ch in text)',
@@ -218,22 +216,7 @@ function dogtailTyping(parts: readonly TypedPart[]): string[] {
 }
 
 function dogtailFinder(target: ExportTarget): string[] {
-  const path = target.dogtail;
-  if (!path) return [];
-  const lines = [
-    path.application === undefined
-      ? '    node = tree.root'
-      : `    node = tree.root.application(${pythonString(path.application)})`,
-  ];
-  for (const step of path.steps) {
-    const pred = `predicate.GenericPredicate(roleName=${pythonString(step.roleName)}${step.name ? `, name=${pythonString(step.name)}` : ''})`;
-    lines.push(
-      step.index === 0
-        ? `    node = node.findChild(${pred}, recursive=True, retry=True)`
-        : `    node = nth(node.findChildren(${pred}, recursive=True), ${step.index}, ${pythonString(step.roleName)})`,
-    );
-  }
-  return lines;
+  return target.dogtail ? dogtailSearch(target.dogtail) : [];
 }
 
 export function renderRecordingDogtail(steps: readonly RecordedStep[]): string {
@@ -243,26 +226,12 @@ export function renderRecordingDogtail(steps: readonly RecordedStep[]): string {
     '"""Recorded by PlatynUI Inspector: replays the steps with dogtail."""',
     'import os',
     'import sys',
-    '',
-    'from dogtail.config import config',
-    '',
-    '# The desktop session may not set the GSettings key dogtail checks; the accessibility bus is what matters.',
-    'config.checkForA11y = False',
-    'config.logDebugToFile = False',
-    'config.searchCutoffCount = 20',
-    '',
-    'from dogtail import predicate, rawinput, tree  # noqa: E402  (after the configuration)',
-    '',
+    ...dogtailPrelude('predicate, rawinput, tree'),
     ...(secrets.length > 0
       ? [`# Text typed into secure fields is never recorded: set ${secrets.join(', ')} in the environment.`, '']
       : []),
     '',
-    'def nth(nodes, index, what):',
-    '    if len(nodes) <= index:',
-    '        raise LookupError(f"expected at least {index + 1} {what} nodes, found {len(nodes)}")',
-    '    return nodes[index]',
-    '',
-    '',
+    ...DOGTAIL_NTH,
     'def main():',
   ];
   steps.forEach((step, index) => {

@@ -5,20 +5,10 @@ import { PointerController } from '../../../runtime/input/pointer.js';
 import { centerOf } from '../../../runtime/input/pointer-motion.js';
 import type { PlatformBundle, RecordedInput } from '../../../core/platform.js';
 import { createX11Platform } from '../factory.js';
-import { ProbeApp, sleep, useDesktop, type TestDesktop } from './support/desktop.js';
+import { ProbeApp, sleep, until, useDesktop, type TestDesktop } from './support/desktop.js';
 
 // Recording through RECORD: real input (XTest) on a real GTK window reaches the application as before (the check
 // box toggles, the entry gets the text) while the recording gets a copy of every button, key and motion event.
-
-async function until<T>(read: () => T | undefined, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 describe('X11 input recording through RECORD (desktop)', () => {
   let desktop: TestDesktop;

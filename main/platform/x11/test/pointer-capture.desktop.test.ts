@@ -8,21 +8,11 @@ import { PointerController } from '../../../runtime/input/pointer.js';
 import { centerOf } from '../../../runtime/input/pointer-motion.js';
 import type { PlatformBundle, PointerCapture, PointerCaptureEvent } from '../../../core/platform.js';
 import { createX11Platform } from '../factory.js';
-import { ProbeApp, sleep, useDesktop, type TestDesktop } from './support/desktop.js';
+import { ProbeApp, sleep, until, useDesktop, type TestDesktop } from './support/desktop.js';
 
 // Picking by clicking: while the pointer is captured a real click (XTest) on a real GTK check box reaches the
 // capture and not the check box, Escape is captured, other keys still reach the focused window; once released
 // (by release(), or by the death of the process that held it) the same click toggles the check box again.
-
-async function until<T>(read: () => T | undefined, what: string, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 const factoryModule = fileURLToPath(new URL('../factory.js', import.meta.url));
 

@@ -15,6 +15,17 @@ export interface TestDesktop {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `read` every 20 ms until it gives a value; fails the test naming `what` after `timeoutMs`. */
+export async function until<T>(read: () => T | undefined, what: string, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
 function hasWindowManager(env: NodeJS.ProcessEnv): boolean {
   const result = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, encoding: 'utf8' });
   return result.status === 0 && /window id/.test(result.stdout);
