@@ -6,7 +6,7 @@ import type {
   Result,
   ServerMessage,
 } from '../../shared/api/schema.js';
-import { API_VERSION, parseRequest } from '../../shared/api/schema.js';
+import { API_VERSION, MAX_HIGHLIGHT_NODES, parseRequest } from '../../shared/api/schema.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import type { Rect } from '../../shared/model/values.js';
 import { ancestryOf } from '../services/ancestry.js';
@@ -19,9 +19,14 @@ import { snapshotXml } from '../services/snapshot-xml.js';
 import { checkRequest } from '../services/check-request.js';
 import { captureScreen, elementsAt } from '../services/screen.js';
 import { clickAt, scrollAt, typeKeys } from '../services/screen-input.js';
+import { subtreeLists } from '../services/subtree.js';
+import type { RuntimeNode } from '../runtime/node.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
+import { KeptResults } from './kept-results.js';
 import { sessionCapabilities } from './capabilities.js';
+import { EventStream } from './event-stream.js';
 import type { InspectorSession } from './session.js';
+import { packageVersion } from '../services/package-info.js';
 
 /** The nodes of an opened snapshot (what the answer to `snapshot.open` reports). */
 async function countNodes(session: InspectorSession): Promise<number> {
@@ -48,12 +53,16 @@ type Handlers = { [M in MethodName]: Handler<M> };
  */
 export class InspectorDispatcher {
   private readonly evaluations = new Map<string, AbortController>();
+  /** Results of this connection's last paged evaluations (for `evaluation.page` and highlighting them all). */
+  private readonly kept = new KeptResults();
   private unsubscribe: () => void;
   private closed = false;
   private handlers: Handlers;
   /** The session this connection looks at: the live one, or a snapshot it opened (read-only, offline). */
   private session: InspectorSession;
   private snapshot: InspectorSession | undefined;
+  /** The connection's event subscription (`events.subscribe`), on the session it looks at. */
+  private events: EventStream | undefined;
   /** Snapshot sessions still shutting down (their XPath worker can take seconds to stop on a busy machine). */
   private readonly closing = new Set<Promise<void>>();
 
@@ -69,6 +78,8 @@ export class InspectorDispatcher {
   /** Looks at `session` from now on: its tree, its events; evaluations of the one before are cancelled. */
   private view(session: InspectorSession): void {
     for (const controller of this.evaluations.values()) controller.abort();
+    this.kept.clear();
+    this.stopEvents();
     this.unsubscribe();
     this.session = session;
     this.unsubscribe = session.subscribe((event) => this.sendEvent(event));
@@ -140,6 +151,10 @@ export class InspectorDispatcher {
     }
   }
 
+  private page(items: readonly XPathItem[], offset: number, limit: number): Promise<EvaluationItem[]> {
+    return Promise.all(items.slice(offset, offset + limit).map((item) => this.item(item)));
+  }
+
   private createHandlers(): Handlers {
     const session = this.session;
     const runtime = session.runtime;
@@ -167,6 +182,18 @@ export class InspectorDispatcher {
           nodes: children.slice(offset, offset + limit).map((child) => session.summarize(child)),
         };
       },
+      subtree: async ({ runtimeId, maxNodes }) => {
+        const found = await subtreeLists(session.node(runtimeId), (node) => session.structuralChildren(node), maxNodes);
+        return {
+          runtimeId,
+          nodes: found.nodes,
+          truncated: found.truncated,
+          lists: found.lists.map(({ parent, children }) => ({
+            parentRuntimeId: parent.runtimeId,
+            nodes: children.map((child) => session.summarize(child)),
+          })),
+        };
+      },
       ancestors: async ({ runtimeId }) => ({
         nodes: (await ancestryOf(runtime, session.node(runtimeId))).map((node) => session.summarize(node)),
       }),
@@ -186,7 +213,7 @@ export class InspectorDispatcher {
         await performPatternAction(node, expectedRevision, action, args);
         return { node: session.summarize(node) };
       },
-      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, maxResults, queue }) => {
+      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, maxResults, queue, pageSize }) => {
         if (this.evaluations.has(id)) {
           throw new InspectorError('invalid-input', `an evaluation with id "${id}" is already running`);
         }
@@ -195,48 +222,79 @@ export class InspectorDispatcher {
         const limits = session.limits;
         const controller = new AbortController();
         this.evaluations.set(id, controller);
+        this.kept.forget(id);
         try {
-          const { stats } = await session.xpath.evaluate(xpath, {
+          const { items, stats } = await session.xpath.evaluate(xpath, {
             ...(context ? { context } : {}),
             timeoutMs: timeoutMs ?? limits.evaluationTimeoutMs,
             maxResults: Math.min(maxResults ?? limits.maxResults, limits.maxResults),
             owner: this,
             signal: controller.signal,
-            onItems: (items) => {
-              Promise.all(items.map((item) => this.item(item))).then(
-                (converted) => {
-                  if (!controller.signal.aborted) this.sendEvent({ type: 'evaluation.items', id, items: converted });
-                },
-                () => undefined, // a node that went away while it was summarized: the answer still counts it
-              );
-            },
+            ...(pageSize === undefined
+              ? {
+                  onItems: (batch: XPathItem[]) => {
+                    Promise.all(batch.map((item) => this.item(item))).then(
+                      (converted) => {
+                        if (!controller.signal.aborted)
+                          this.sendEvent({ type: 'evaluation.items', id, items: converted });
+                      },
+                      () => undefined, // a node that went away while it was summarized: the answer still counts it
+                    );
+                  },
+                }
+              : {}),
           });
-          return {
+          const summary = {
             id,
             count: stats.results,
             ms: Math.round(stats.evalMs * 1000) / 1000,
             engine: stats.engine,
             truncated: stats.truncated,
           };
+          if (pageSize === undefined) return summary;
+          this.kept.keep(id, items);
+          return { ...summary, items: await this.page(items, 0, pageSize) };
         } finally {
           this.evaluations.delete(id);
         }
+      },
+      'evaluation.page': async ({ id, offset, limit }) => {
+        const items = this.kept.get(id);
+        return { id, offset, count: items.length, items: await this.page(items, offset, limit) };
       },
       cancel: async ({ id }) => {
         const controller = this.evaluations.get(id);
         controller?.abort();
         return { cancelled: controller !== undefined };
       },
-      highlight: async ({ runtimeIds, rects, durationMs }) => {
+      highlight: async ({ runtimeIds, evaluationId, rects, durationMs }) => {
         const all: Rect[] = [...(rects ?? [])];
-        for (const runtimeId of runtimeIds ?? []) {
-          const bounds = await boundsOf(session.node(runtimeId));
-          if (bounds && bounds.width > 0 && bounds.height > 0) all.push(bounds);
+        const named = await Promise.all((runtimeIds ?? []).map((runtimeId) => boundsOf(session.node(runtimeId))));
+        // A result that went away since the evaluation is left out, not an error.
+        const results = evaluationId === undefined ? [] : this.kept.get(evaluationId);
+        const owners: RuntimeNode[] = [];
+        for (const item of results) {
+          if (named.length + owners.length >= MAX_HIGHLIGHT_NODES) break;
+          if (item.type === 'node') owners.push(item.node);
+          else if (item.type === 'attribute') owners.push(item.owner);
         }
+        const found = await Promise.all(owners.map((node) => boundsOf(node).catch(() => undefined)));
+        for (const rect of [...named, ...found]) if (rect && rect.width > 0 && rect.height > 0) all.push(rect);
         const shown = await session.highlight(this, all, durationMs);
         return { rects: all, shown };
       },
       'highlight.clear': async () => ({ cleared: await session.clearHighlight() }),
+      'events.subscribe': async ({ types, xpath }) => {
+        this.stopEvents();
+        const stream = await EventStream.start(session, { types, xpath }, (event) => this.sendEvent(event));
+        if (this.closed || this.session !== session) {
+          stream.close();
+          throw new InspectorError('cancelled', 'the connection closed or changed what it looks at');
+        }
+        this.events = stream;
+        return { subscribed: true, bufferLimit: stream.bufferLimit };
+      },
+      'events.unsubscribe': async () => ({ unsubscribed: this.stopEvents() }),
       'pick.start': async ({ intervalMs }) => ({
         started: true,
         ...(await session.startPicking(this, (event) => this.sendEvent(event), intervalMs)),
@@ -286,6 +344,7 @@ export class InspectorDispatcher {
       'settings.set': async ({ values }) => this.live.setSettings(values),
       status: async () => ({
         apiVersion: API_VERSION,
+        version: packageVersion(),
         platform: runtime.platform?.id ?? 'none',
         unavailable: [...(runtime.platform?.unavailable ?? [])].map((entry) => ({ ...entry })),
         providers: session.providerStatus(),
@@ -343,13 +402,22 @@ export class InspectorDispatcher {
     };
   }
 
+  private stopEvents(): boolean {
+    const events = this.events;
+    this.events = undefined;
+    events?.close();
+    return events !== undefined;
+  }
+
   /** Cancels this connection's evaluations, stops its picking, clears its highlight. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     for (const controller of this.evaluations.values()) controller.abort();
     this.evaluations.clear();
+    this.kept.clear();
     if (this.live.picker?.belongsTo(this)) this.live.picker.stop('the connection closed');
     this.closed = true;
+    this.stopEvents();
     const snapshot = this.snapshot;
     this.snapshot = undefined;
     this.unsubscribe();

@@ -2,6 +2,7 @@ import '../backends/linux.js';
 import { Command, CommanderError } from 'commander';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { CommandExit, EXIT_USAGE, exitCodeFor } from './exit-codes.js';
+import { packageVersion } from '../services/package-info.js';
 
 type Register = (program: Command) => void;
 
@@ -25,6 +26,8 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['window', async () => (await import('./commands/window.js')).registerWindow],
   ['focus', async () => (await import('./commands/window.js')).registerFocus],
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
+  ['record', async () => (await import('./commands/record.js')).registerRecord],
+  ['watch', async () => (await import('./commands/watch.js')).registerWatch],
   ['serve', async () => (await import('../hosts/browser/command.js')).registerServe],
   ['check', async () => (await import('./commands/check.js')).registerCheck],
   ['diff', async () => (await import('./commands/diff.js')).registerDiff],
@@ -43,7 +46,8 @@ export async function buildProgram(only?: string): Promise<Command> {
     .description('Inspect the accessibility tree of the desktop, evaluate XPath, snapshot and export selectors.')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .version(packageVersion(), '-V, --version', 'print the version and exit');
   const wanted = COMMANDS.filter(([name]) => only === undefined || name === only);
   const registers = await Promise.all(wanted.map(([, load]) => load()));
   for (const register of registers) register(program);
@@ -58,7 +62,9 @@ export function commandNamed(argv: readonly string[]): string | undefined {
 
 export async function runCli(argv: readonly string[]): Promise<number> {
   try {
-    const program = await buildProgram(commandNamed(argv));
+    // The version needs no command: none is loaded for it.
+    const askedVersion = argv[0] === '--version' || argv[0] === '-V';
+    const program = await buildProgram(askedVersion ? '' : commandNamed(argv));
     await program.parseAsync([...argv], { from: 'user' });
     // A command whose outcome is more than success (check: findings) sets the exit code itself.
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

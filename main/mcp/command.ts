@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
+import { packageVersion } from '../services/package-info.js';
 import { createMcpServer } from './server.js';
 import { DEFAULT_ACTIONS_PER_SECOND, McpSession } from './session.js';
 
@@ -21,11 +21,6 @@ function parseActionsPerSecond(value: string): number {
     );
   }
   return rate;
-}
-
-function packageVersion(): string {
-  const url = new URL('../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 /**

@@ -109,12 +109,71 @@ export async function captureLocatorTree(runtime: Runtime, targets: readonly Run
   return buildLocatorTree(desktop.children.map((child) => toInit(child, byId)));
 }
 
-/** Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node. */
+/** Whether the runtime's XPath engine selects exactly the target with a candidate. */
+function engineCheck(
+  xpath: XPathService,
+  target: RuntimeNode,
+  timeoutMs: number | undefined,
+): (candidate: string) => Promise<{ matches: number; isTarget: boolean }> {
+  return async (candidate) => {
+    const { items } = await xpath.evaluate(candidate, timeoutMs !== undefined ? { timeoutMs } : {});
+    const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+    return { matches: items.length, isTarget: nodes.length === 1 && nodes[0]!.runtimeId === target.runtimeId };
+  };
+}
+
+/** Verified locators kept per node for the tree generation they were made in (at most this many nodes). */
+const LOCATED_PER_GENERATION = 1000;
+const located = new WeakMap<Runtime, { generation: number; targets: Map<string, Promise<ExportTarget>> }>();
+
+function locatedNow(runtime: Runtime): Map<string, Promise<ExportTarget>> {
+  let known = located.get(runtime);
+  if (!known || known.generation !== runtime.generation) {
+    known = { generation: runtime.generation, targets: new Map() };
+    located.set(runtime, known);
+  }
+  return known.targets;
+}
+
+/**
+ * Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node.
+ * Within one tree generation a node's locators are made once: "Find locators" asks for the locators and then for
+ * the code of each format, and all of them are answered by the same verified list.
+ */
 export async function locateNodes(
   runtime: Runtime,
   xpath: XPathService,
   targets: readonly RuntimeNode[],
   options: { timeoutMs?: number } = {},
+): Promise<ExportTarget[]> {
+  const known = locatedNow(runtime);
+  const asked = new Set<string>();
+  const missing = targets.filter((target) => {
+    const fresh = !known.has(target.runtimeId) && !asked.has(target.runtimeId);
+    asked.add(target.runtimeId);
+    return fresh;
+  });
+  if (missing.length > LOCATED_PER_GENERATION) return makeLocators(runtime, xpath, targets, options);
+  if (missing.length > 0) {
+    const made = makeLocators(runtime, xpath, missing, options);
+    missing.forEach((target, i) => {
+      const one = made.then((list) => list[i]!);
+      known.set(target.runtimeId, one);
+      one.catch(() => {
+        if (known.get(target.runtimeId) === one) known.delete(target.runtimeId);
+      });
+    });
+  }
+  const answers = targets.map((target) => known.get(target.runtimeId)!);
+  while (known.size > LOCATED_PER_GENERATION) known.delete(known.keys().next().value!);
+  return Promise.all(answers);
+}
+
+async function makeLocators(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  options: { timeoutMs?: number },
 ): Promise<ExportTarget[]> {
   const tree = await captureLocatorTree(runtime, targets);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
@@ -125,13 +184,7 @@ export async function locateNodes(
     const proposed = node ? proposeLocators(index, node) : [];
     const locators = await verifyLocators(
       proposed,
-      async (candidate) => {
-        const { items } = await xpath.evaluate(candidate, {
-          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        });
-        const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
-        return { matches: items.length, isTarget: nodes.length === 1 && nodes[0]!.runtimeId === target.runtimeId };
-      },
+      engineCheck(xpath, target, options.timeoutMs),
       index.config.maxResults,
     );
     out.push({
@@ -144,6 +197,35 @@ export async function locateNodes(
     });
   }
   return out;
+}
+
+/**
+ * The best verified locator of each target, by runtime id (what a check finding names), made for many targets at
+ * once: from the per-generation capture of the priority attributes (no target's every attribute is read), a search
+ * that stops after a few candidates, and verification that stops at the first candidate the engine confirms.
+ */
+export async function bestLocatorOfEach(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  options: { timeoutMs?: number } = {},
+): Promise<ReadonlyMap<string, string>> {
+  const best = new Map<string, string>();
+  if (targets.length === 0) return best;
+  const tree = await captureLocatorTree(runtime);
+  const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
+  const index = new LocatorIndex(tree, { maxResults: 1 });
+  for (const target of targets) {
+    const node = byKey.get(target.runtimeId);
+    if (!node) continue;
+    const [locator] = await verifyLocators(
+      proposeLocators(index, node),
+      engineCheck(xpath, target, options.timeoutMs),
+      1,
+    );
+    if (locator) best.set(target.runtimeId, locator.xpath);
+  }
+  return best;
 }
 
 /** The nodes an XPath selects, each with its verified locators (CLI `locate`). */

@@ -1,4 +1,4 @@
-import { useEffect, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useSlice, useStores } from '../app-context.js';
 import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
@@ -7,9 +7,35 @@ import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
-import { XPathConsole } from './XPathConsole.js';
 import { nodeLabel } from '../model/labels.js';
 import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
+
+// The console brings Monaco (most of the page's code): it loads on its own, once the tree is on screen.
+const XPathConsole = lazy(() => import('./XPathConsole.js').then((module) => ({ default: module.XPathConsole })));
+
+/** True once the tree shows more than its root (or failed, or 3 s passed): the heavy parts may load then. */
+function useTreeShown(): boolean {
+  const { tree } = useStores();
+  const ready = useSlice(tree, (s) => s.rows.length > 1 || s.lastError !== undefined);
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLate(true), 3000);
+    return () => clearTimeout(timer);
+  }, []);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if ((ready || late) && !shown) requestAnimationFrame(() => setShown(true));
+  }, [ready, late, shown]);
+  return shown;
+}
+
+function ConsoleLoading() {
+  return (
+    <section className="xpath-console" aria-label="XPath console" aria-busy="true">
+      <p className="muted">Loading the XPath editor…</p>
+    </section>
+  );
+}
 
 function useDarkTheme(): boolean {
   const { settings } = useStores();
@@ -163,6 +189,7 @@ function Panel({ children, className, style }: { children: ReactNode; className:
 export function App({ onReconnect }: { onReconnect: () => void }) {
   const { session, settings, tree } = useStores();
   const dark = useDarkTheme();
+  const consoleShown = useTreeShown();
   const connected = useSlice(session, (s) => s.info !== undefined);
   const accessibilityOn = useSlice(session, selectAccessibilityOn);
   const connection = useSlice(session, (s) => s.connection);
@@ -238,7 +265,13 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />
           <Panel className="pane-console" style={{ height: panels.console }}>
-            <XPathConsole dark={dark} />
+            {consoleShown ? (
+              <Suspense fallback={<ConsoleLoading />}>
+                <XPathConsole dark={dark} />
+              </Suspense>
+            ) : (
+              <ConsoleLoading />
+            )}
           </Panel>
         </div>
       </div>

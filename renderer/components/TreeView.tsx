@@ -17,6 +17,7 @@ export function TreeView() {
   const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
   const scrollRequest = useSlice(tree, (s) => s.scrollRequest);
   const filter = useSlice(tree, (s) => s.filter);
+  const expandingAll = useSlice(tree, (s) => s.expandingAll);
   const parentRef = useRef<HTMLDivElement>(null);
 
   const virtualizer = useVirtualizer({
@@ -99,6 +100,7 @@ export function TreeView() {
         aria-label="Accessibility tree"
         tabIndex={0}
         aria-activedescendant={selectedRow ? `treeitem-${selectedIndex}` : undefined}
+        aria-busy={expandingAll || undefined}
         onKeyDown={onKeyDown}
         onMouseOver={(event) =>
           hoverRow((event.target as HTMLElement).closest<HTMLElement>('[data-runtime-id]')?.dataset.runtimeId)

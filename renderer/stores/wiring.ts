@@ -105,7 +105,8 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const matchIds = () =>
     xpath
       .getState()
-      .results.map((r) => (r.type === 'node' ? r.node.runtimeId : r.type === 'attribute' ? r.owner.runtimeId : ''))
+      // The pages fetched so far (the first 500 at least): the host keeps the rest.
+      .results.map((r) => (r?.type === 'node' ? r.node.runtimeId : r?.type === 'attribute' ? r.owner.runtimeId : ''))
       .filter(Boolean);
   offs.push(
     tree.subscribe((state, previous) => {

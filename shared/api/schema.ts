@@ -3,6 +3,7 @@ import { checkJsonShape, type JsonShapeLimits, type JsonShapeProblem } from './j
 import type { UiValue } from '../model/values.js';
 import { ERROR_CODES } from '../model/errors.js';
 import { CHECK_FORMATS } from '../checks/model.js';
+import { UI_EVENT_TYPES } from '../model/ui-events.js';
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -186,6 +187,15 @@ export const MAX_CHECK_FINDINGS = 5000;
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
 
+/** Expand-all asks for at most this many nodes below a node (a `subtree` request may ask up to the maximum). */
+export const EXPAND_ALL_NODES = 20_000;
+export const MAX_SUBTREE_NODES = 50_000;
+/** Results of a paged evaluation come this many to a page (a page may hold up to the maximum). */
+export const RESULT_PAGE = 500;
+export const MAX_RESULT_PAGE = 5_000;
+/** Nodes one highlight outlines at most. */
+export const MAX_HIGHLIGHT_NODES = 10_000;
+
 const empty = z.strictObject({});
 
 /** Element and attribute names the providers know, as written in XPath (the console checks names against them). */
@@ -266,6 +276,24 @@ export const methods = {
       nodes: z.array(NodeSummarySchema),
     }),
   },
+  /**
+   * Expand-all in one request: the child lists of the node and of every node below it, breadth first, as long as
+   * the nodes they hold stay within `maxNodes` (`truncated` says some lists were left out). A node listed without
+   * a list of its own and with `hasChildren` false is a leaf.
+   */
+  subtree: {
+    params: z.strictObject({
+      runtimeId,
+      maxNodes: z.number().int().positive().max(MAX_SUBTREE_NODES).default(EXPAND_ALL_NODES),
+    }),
+    result: z.object({
+      runtimeId: z.string(),
+      lists: z.array(z.object({ parentRuntimeId: z.string(), nodes: z.array(NodeSummarySchema) })),
+      /** Nodes in the lists. */
+      nodes: z.number().int().nonnegative(),
+      truncated: z.boolean(),
+    }),
+  },
   /** The chain from the desktop down to the node's parent (to reveal a node in the tree). */
   ancestors: { params: nodeRef, result: z.object({ nodes: z.array(NodeSummarySchema) }) },
   /** Every attribute with its typed value; secret values are never present. */
@@ -290,6 +318,8 @@ export const methods = {
   /**
    * Evaluates XPath 3.1; results stream as `evaluation.items` events carrying the same id, then the response
    * carries the summary. A new evaluation on the same connection cancels the previous one unless `queue` is set.
+   * With `pageSize` nothing streams: the answer carries the count and the first page (`items`), the host keeps the
+   * results (the connection's last few evaluations) for `evaluation.page` and for `highlight` by `evaluationId`.
    */
   evaluate: {
     params: z.strictObject({
@@ -301,6 +331,7 @@ export const methods = {
       /** At most this many results (never more than the host's `limits.maxResults`, 100,000 by default). */
       maxResults: z.number().int().positive().optional(),
       queue: z.boolean().default(false),
+      pageSize: z.number().int().positive().max(MAX_RESULT_PAGE).optional(),
     }),
     result: z.object({
       id: z.string(),
@@ -309,19 +340,52 @@ export const methods = {
       engine: z.string(),
       /** The results were cut off at the result cap: `count` results came, there were more. */
       truncated: z.boolean().default(false),
+      /** With `pageSize`: the first page of the results. */
+      items: z.array(EvaluationItemSchema).optional(),
+    }),
+  },
+  /** Results of a paged evaluation the host still keeps (the connection's last few), from `offset`. */
+  'evaluation.page': {
+    params: z.strictObject({
+      id: z.string().min(1).max(200),
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().positive().max(MAX_RESULT_PAGE).default(RESULT_PAGE),
+    }),
+    result: z.object({
+      id: z.string(),
+      offset: z.number().int(),
+      count: z.number().int(),
+      items: z.array(EvaluationItemSchema),
     }),
   },
   cancel: { params: z.strictObject({ id: z.string().min(1).max(200) }), result: z.object({ cancelled: z.boolean() }) },
-  /** Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. */
+  /**
+   * Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. `evaluationId` adds
+   * the nodes of a paged evaluation's results the host keeps (the owner of an attribute), at most 10,000 of them.
+   */
   highlight: {
     params: z.strictObject({
-      runtimeIds: z.array(runtimeId).max(10_000).optional(),
+      runtimeIds: z.array(runtimeId).max(MAX_HIGHLIGHT_NODES).optional(),
+      evaluationId: z.string().min(1).max(200).optional(),
       rects: z.array(RectSchema).max(10_000).optional(),
       durationMs: z.number().int().positive().max(3_600_000).optional(),
     }),
     result: z.object({ rects: z.array(RectSchema), shown: z.boolean() }),
   },
   'highlight.clear': { params: empty, result: z.object({ cleared: z.boolean() }) },
+  /**
+   * Typed accessibility events (`ui.events`) for this connection until `events.unsubscribe`; a new subscription
+   * replaces the connection's one. `types` (default: all) and `xpath` (only the selected elements and their
+   * descendants) filter; at most `limits.eventBuffer` events wait for the connection (oldest dropped, counted).
+   */
+  'events.subscribe': {
+    params: z.strictObject({
+      types: z.array(z.enum(UI_EVENT_TYPES)).max(UI_EVENT_TYPES.length).optional(),
+      xpath: z.string().min(1).max(10_000).optional(),
+    }),
+    result: z.object({ subscribed: z.boolean(), bufferLimit: z.number().int() }),
+  },
+  'events.unsubscribe': { params: empty, result: z.object({ unsubscribed: z.boolean() }) },
   /**
    * Follows the pointer: `pick.hover` events until `pick.stop`, `pick.select` or a `pick.selected`. Where the
    * platform can capture the pointer (X11), a left click in any application selects the element under it (the
@@ -414,6 +478,8 @@ export const methods = {
     params: empty,
     result: z.object({
       apiVersion: z.number().int(),
+      /** The inspector's version (its package.json). */
+      version: z.string().optional(),
       platform: z.string(),
       unavailable: z.array(z.object({ device: z.string(), reason: z.string() })),
       providers: z.array(ProviderStatusSchema),
@@ -503,6 +569,16 @@ export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 // ---------------------------------------------------------------------------------------------------------------
 // Events
 
+const UiEventNodeSchema = z.object({ runtimeId: z.string(), role: z.string().nullable(), name: z.string().nullable() });
+export const UiEventRecordSchema = z.object({
+  time: z.string(),
+  type: z.enum(UI_EVENT_TYPES),
+  runtimeId: z.string(),
+  role: z.string().nullable(),
+  name: z.string().nullable(),
+  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), UiEventNodeSchema])),
+});
+
 export const TreeChangeSchema = z.object({
   kind: z.enum(['NodeAdded', 'NodeUpdated', 'NodeRemoved', 'TreeInvalidated']),
   runtimeId: z.string().optional(),
@@ -529,6 +605,17 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focus.changed'), node: NodeSummarySchema }),
   z.object({ type: z.literal('evaluation.items'), id: z.string(), items: z.array(EvaluationItemSchema) }),
   z.object({ type: z.literal('provider.status'), providers: z.array(ProviderStatusSchema) }),
+  /**
+   * Events of the connection's subscription, gathered for up to 100 ms; `received`, `coalesced` (merged into a newer
+   * event of the same kind and node) and `dropped` (past the buffer) count since it subscribed.
+   */
+  z.object({
+    type: z.literal('ui.events'),
+    events: z.array(UiEventRecordSchema),
+    received: z.number().int(),
+    coalesced: z.number().int(),
+    dropped: z.number().int(),
+  }),
 ]);
 export type InspectorEvent = z.infer<typeof EventSchema>;
 export type EventType = InspectorEvent['type'];

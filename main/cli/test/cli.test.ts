@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -18,6 +18,15 @@ function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): { status: number | 
   const result = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000, env });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+test('--version and -V print the package version and exit 0', () => {
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-V']) {
+    const result = cli(flag);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, `${version}\n`);
+  }
+});
 
 test('query prints nodes as text and as typed JSON', () => {
   const text = cli('query', "//Button[@Name='OK']", '--provider', 'mock');

@@ -135,6 +135,15 @@ test('ui_act focuses through the pattern and answers with the revision after the
   await assert.rejects(act(session, item.id, item.revision, { action: 'focus' }), /changed since it was read/);
 });
 
+test('scroll_into_view goes through the ScrollItem pattern and is refused where a node has none', async () => {
+  const item = await itemOf(`//Button[@Name='Cancel']`);
+  await assert.rejects(act(session, item.id, item.revision, { action: 'scroll_into_view' }), (error: unknown) => {
+    assert.equal((error as { code?: string }).code, 'unsupported');
+    assert.match(String(error), /no pattern with the action "scrollIntoView"/);
+    return true;
+  });
+});
+
 test('typed text is sent literally and keys must be key combinations', () => {
   assert.equal(literalSequence('a<b>\\c'), 'a\\<b\\>\\\\c');
   assert.doesNotThrow(() => keySequence('Ctrl+S'));
