@@ -151,7 +151,7 @@ test('typed text is sent literally and keys must be key combinations', () => {
   assert.throws(() => keySequence(''), /action\.key/);
 });
 
-test('screenshots are scaled down by averaging, never up', () => {
+test('screenshots are scaled down by averaging samples of each box, never up', () => {
   const pixels = new Uint8Array([0, 0, 0, 255, 200, 100, 50, 255, 0, 0, 0, 255, 200, 100, 50, 255]);
   const shot = { width: 2, height: 2, format: 'Rgba8' as const, pixels };
   const scaled = scaleDown(shot, 1, 1);
