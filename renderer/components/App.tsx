@@ -9,7 +9,7 @@ import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
-import { XPathConsole } from './XPathConsole.js';
+import { BottomPane } from './BottomPane.js';
 import { nodeLabel } from '../model/labels.js';
 import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
 
@@ -242,7 +242,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />
           <Panel className="pane-console" style={{ height: panels.console }}>
-            <XPathConsole dark={dark} />
+            <BottomPane dark={dark} />
           </Panel>
         </div>
       </div>

@@ -11,6 +11,7 @@ import type { Stores } from '../app-context.js';
 import type { Vocabulary } from '../xpath/language.js';
 import { createDetailsStore } from './details-store.js';
 import { createLocatorsStore } from './locators-store.js';
+import { createEventsStore } from './events-store.js';
 import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
 import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
 import { createTreeStore } from './tree-store.js';
@@ -56,7 +57,8 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     ...(options.xpathDebounceMs !== undefined ? { debounceMs: options.xpathDebounceMs } : {}),
   });
   const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
-  const stores: Stores = { client, tree, details, xpath, session, settings, locators };
+  const events = createEventsStore(client, { reveal: (runtimeId) => tree.getState().reveal(runtimeId) });
+  const stores: Stores = { client, tree, details, xpath, session, settings, locators, events };
 
   const applySettings = () => {
     const { xpathHistory, lastExpression, liveEvaluate } = settings.getState();
@@ -69,6 +71,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     client.onAny((event) => {
       tree.getState().handleEvent(event);
       session.getState().handleEvent(event);
+      events.getState().handleEvent(event);
       if (
         event.type === 'focus.changed' &&
         settings.getState().followFocus &&
