@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../shared/api/client.js';
 import type { DetailsStore } from './stores/details-store.js';
+import type { EventsStore } from './stores/events-store.js';
 import type { LocatorsStore } from './stores/locators-store.js';
 import type { ScreenStore } from './stores/screen-store.js';
 import type { SessionStore } from './stores/session-store.js';
@@ -20,6 +21,7 @@ export interface Stores {
   settings: SettingsStore;
   locators: LocatorsStore;
   screen: ScreenStore;
+  events: EventsStore;
 }
 
 export const StoresContext = createContext<Stores | undefined>(undefined);

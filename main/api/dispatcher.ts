@@ -291,9 +291,9 @@ export class InspectorDispatcher {
         return { rects: all, shown };
       },
       'highlight.clear': async () => ({ cleared: await session.clearHighlight() }),
-      'events.subscribe': async ({ types, xpath }) => {
+      'events.subscribe': async ({ types, xpath, within }) => {
         this.stopEvents();
-        const stream = await EventStream.start(session, { types, xpath }, (event) => this.sendEvent(event));
+        const stream = await EventStream.start(session, { types, xpath, within }, (event) => this.sendEvent(event));
         if (this.closed || this.session !== session) {
           stream.close();
           throw new InspectorError('cancelled', 'the connection closed or changed what it looks at');

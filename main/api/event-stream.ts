@@ -24,7 +24,7 @@ export class EventStream {
 
   static async start(
     session: InspectorSession,
-    filter: { types?: UiEventType[] | undefined; xpath?: string | undefined },
+    filter: { types?: UiEventType[] | undefined; xpath?: string | undefined; within?: string | undefined },
     send: (event: InspectorEvent) => void,
   ): Promise<EventStream> {
     const limit = session.limits.eventBuffer;
@@ -35,6 +35,7 @@ export class EventStream {
       {
         ...(filter.types ? { types: filter.types } : {}),
         ...(filter.xpath ? { xpath: filter.xpath } : {}),
+        ...(filter.within ? { within: filter.within } : {}),
         bufferLimit: limit,
       },
       (record) => delivery.to?.add(record),

@@ -1,3 +1,5 @@
+import { InspectorError } from '../../shared/model/errors.js';
+import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes } from './select-nodes.js';
@@ -22,6 +24,7 @@ export class SubtreeSelection {
   private constructor(
     private readonly xpath: XPathService,
     private readonly subtreeExpression: string,
+    private readonly context: RuntimeNode | undefined,
     runtime: Runtime,
     private readonly warn: (message: string) => void,
   ) {
@@ -44,7 +47,28 @@ export class SubtreeSelection {
       `the XPath to watch must select elements, "${expression}" selected other items`,
     );
     if (selected.length === 0) warn(`"${expression}" selects nothing yet; its events show once it does`);
-    const selection = new SubtreeSelection(xpath, `(${expression})/descendant-or-self::node()`, runtime, warn);
+    const selection = new SubtreeSelection(
+      xpath,
+      `(${expression})/descendant-or-self::node()`,
+      undefined,
+      runtime,
+      warn,
+    );
+    selection.changed();
+    await selection.running;
+    return selection;
+  }
+
+  /** The subtree of one node by runtime id (the UI's selected node); a node the runtime does not hold is stale. */
+  static async within(
+    runtime: Runtime,
+    xpath: XPathService,
+    runtimeId: string,
+    warn: (message: string) => void,
+  ): Promise<SubtreeSelection> {
+    const node = runtime.node(runtimeId);
+    if (!node) throw new InspectorError('stale-node', `the element ${runtimeId} is gone`, { runtimeId });
+    const selection = new SubtreeSelection(xpath, 'descendant-or-self::node()', node, runtime, warn);
     selection.changed();
     await selection.running;
     return selection;
@@ -83,8 +107,11 @@ export class SubtreeSelection {
     while (this.covered < this.changes && !this.closed) {
       const upTo = this.changes;
       try {
-        const nodes = await selectNodes(this.xpath, this.subtreeExpression, SELECTION_TIMEOUT_MS);
-        this.ids = new Set(nodes.map((node) => node.runtimeId));
+        const { items } = await this.xpath.evaluate(this.subtreeExpression, {
+          timeoutMs: SELECTION_TIMEOUT_MS,
+          ...(this.context ? { context: this.context } : {}),
+        });
+        this.ids = new Set(items.flatMap((item) => (item.type === 'node' ? [item.node.runtimeId] : [])));
       } catch (error) {
         this.warn(`the watched elements could not be found again: ${(error as Error).message}`);
       }

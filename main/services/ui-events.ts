@@ -19,6 +19,8 @@ export interface UiEventWatchOptions {
   types?: readonly UiEventType[];
   /** Only events of the nodes this XPath selects and their descendants (evaluated again after changes of children). */
   xpath?: string;
+  /** Only events of this node (by runtime id) and its descendants; not with `xpath`. */
+  within?: string;
   /** Events waiting to be described at most (oldest dropped first). */
   bufferLimit: number;
   /** How long describing a node may take before the event goes out without its role and name. */
@@ -69,7 +71,11 @@ export class UiEventWatch {
     deliver: (record: UiEventRecord) => void,
   ): Promise<UiEventWatch> {
     const warn = options.warn ?? (() => undefined);
-    const selection = options.xpath ? await SubtreeSelection.start(runtime, xpath, options.xpath, warn) : undefined;
+    const selection = options.xpath
+      ? await SubtreeSelection.start(runtime, xpath, options.xpath, warn)
+      : options.within
+        ? await SubtreeSelection.within(runtime, xpath, options.within, warn)
+        : undefined;
     const watch = new UiEventWatch(runtime, selection, options, deliver);
     const types = new Set(options.types && options.types.length > 0 ? options.types : UI_EVENT_TYPES);
     for (const provider of runtime.providers) {

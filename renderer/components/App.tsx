@@ -7,6 +7,7 @@ import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
+import { BottomPane } from './BottomPane.js';
 import { nodeLabel } from '../model/labels.js';
 import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
 
@@ -265,13 +266,17 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />
           <Panel className="pane-console" style={{ height: panels.console }}>
-            {consoleShown ? (
-              <Suspense fallback={<ConsoleLoading />}>
-                <XPathConsole dark={dark} />
-              </Suspense>
-            ) : (
-              <ConsoleLoading />
-            )}
+            <BottomPane
+              console={
+                consoleShown ? (
+                  <Suspense fallback={<ConsoleLoading />}>
+                    <XPathConsole dark={dark} />
+                  </Suspense>
+                ) : (
+                  <ConsoleLoading />
+                )
+              }
+            />
           </Panel>
         </div>
       </div>

@@ -12,6 +12,7 @@ import type { Vocabulary } from '../xpath/language.js';
 import { createDetailsStore } from './details-store.js';
 import { createLocatorsStore } from './locators-store.js';
 import { createScreenStore } from './screen-store.js';
+import { createEventsStore } from './events-store.js';
 import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
 import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
 import { createTreeStore } from './tree-store.js';
@@ -58,7 +59,8 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   });
   const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
   const screen = createScreenStore(client);
-  const stores: Stores = { client, tree, details, xpath, session, settings, locators, screen };
+  const events = createEventsStore(client, { reveal: (runtimeId) => tree.getState().reveal(runtimeId) });
+  const stores: Stores = { client, tree, details, xpath, session, settings, locators, screen, events };
 
   const applySettings = () => {
     const { xpathHistory, lastExpression, liveEvaluate } = settings.getState();
@@ -71,6 +73,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     client.onAny((event) => {
       tree.getState().handleEvent(event);
       session.getState().handleEvent(event);
+      events.getState().handleEvent(event);
       if (
         event.type === 'focus.changed' &&
         settings.getState().followFocus &&

@@ -382,6 +382,8 @@ export const methods = {
     params: z.strictObject({
       types: z.array(z.enum(UI_EVENT_TYPES)).max(UI_EVENT_TYPES.length).optional(),
       xpath: z.string().min(1).max(10_000).optional(),
+      /** Only events of this node and its descendants (the UI's selected subtree). */
+      within: runtimeId.optional(),
     }),
     result: z.object({ subscribed: z.boolean(), bufferLimit: z.number().int() }),
   },
