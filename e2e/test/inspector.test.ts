@@ -90,7 +90,10 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
     const bounds = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Bounds', exact: true }) });
     assert.equal((await bounds.getByRole('cell').allTextContents())[1], 'Rect');
     const derived = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Bounds\.X/ }) });
+    assert.equal(await derived.count(), 0, 'derived aliases are hidden at first');
+    await page.getByRole('checkbox', { name: 'Hide derived' }).uncheck();
     assert.match((await derived.textContent()) ?? '', /derived/);
+    await page.getByRole('checkbox', { name: 'Hide derived' }).check();
     const nativeRole = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'native:Role' }) });
     assert.equal((await nativeRole.getByRole('cell').allTextContents())[0], 'frame');
   });
