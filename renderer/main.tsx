@@ -5,7 +5,7 @@ import { StoresContext, type Stores } from './app-context.js';
 import { App } from './components/App.js';
 import { connectClient } from './connection.js';
 import { createInspector } from './stores/wiring.js';
-import { setVocabularySource } from './xpath/monaco-setup.js';
+import { setVocabularySource } from './xpath/vocabulary-source.js';
 import './styles.css';
 
 const started = performance.now();

@@ -47,7 +47,9 @@ await Promise.all([
     entryPoints: { app: path.join(src, 'main.tsx') },
     outdir: out,
     format: 'esm',
-    splitting: false,
+    // The XPath console (Monaco) is imported dynamically: its own chunk, loaded after the tree is on screen.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     jsx: 'automatic',
     loader: { '.ttf': 'file', '.woff': 'file', '.woff2': 'file', '.svg': 'file' },
     assetNames: 'assets/[name]-[hash]',

@@ -82,6 +82,17 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
     assert.equal(await frame.getAttribute('aria-selected'), 'true');
   });
 
+  test('outlines the selected row on screen and says where it is (the extents libatspi reports)', async () => {
+    // The frame "Application Class" is selected (the test before).
+    const frame = (await gtkReference()).find((n) => n.role === 'frame' && n.name === 'Application Class');
+    assert.ok(frame?.extents, 'the frame has extents');
+    const { x, y, width, height } = frame.extents;
+    await page
+      .getByRole('note', { name: 'On screen' })
+      .filter({ hasText: `Outlined at ${x}, ${y} · ${width}×${height}` })
+      .waitFor({ timeout: 15000 });
+  });
+
   test('shows the selected node attributes with namespace, typed value and type', async () => {
     const table = page.getByRole('table', { name: 'Attributes' });
     const nameRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Name', exact: true }) });

@@ -12,5 +12,7 @@ export function sessionCapabilities(session: InspectorSession): Capabilities {
     ),
     locators: true,
     stop: session.hostStop !== undefined,
+    screen: platform?.screenshot !== undefined,
+    interact: platform?.pointer !== undefined && platform.keyboard !== undefined,
   };
 }

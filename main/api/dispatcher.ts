@@ -6,7 +6,7 @@ import type {
   Result,
   ServerMessage,
 } from '../../shared/api/schema.js';
-import { API_VERSION, parseRequest } from '../../shared/api/schema.js';
+import { API_VERSION, MAX_HIGHLIGHT_NODES, parseRequest } from '../../shared/api/schema.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import type { Rect } from '../../shared/model/values.js';
 import { ancestryOf } from '../services/ancestry.js';
@@ -17,7 +17,12 @@ import { nameCatalog } from '../services/name-catalog.js';
 import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
 import { checkRequest } from '../services/check-request.js';
+import { captureScreen, elementsAt } from '../services/screen.js';
+import { clickAt, scrollAt, typeKeys } from '../services/screen-input.js';
+import { subtreeLists } from '../services/subtree.js';
+import type { RuntimeNode } from '../runtime/node.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
+import { KeptResults } from './kept-results.js';
 import { sessionCapabilities } from './capabilities.js';
 import type { InspectorSession } from './session.js';
 import { packageVersion } from '../services/package-info.js';
@@ -47,6 +52,8 @@ type Handlers = { [M in MethodName]: Handler<M> };
  */
 export class InspectorDispatcher {
   private readonly evaluations = new Map<string, AbortController>();
+  /** Results of this connection's last paged evaluations (for `evaluation.page` and highlighting them all). */
+  private readonly kept = new KeptResults();
   private unsubscribe: () => void;
   private closed = false;
   private handlers: Handlers;
@@ -68,6 +75,7 @@ export class InspectorDispatcher {
   /** Looks at `session` from now on: its tree, its events; evaluations of the one before are cancelled. */
   private view(session: InspectorSession): void {
     for (const controller of this.evaluations.values()) controller.abort();
+    this.kept.clear();
     this.unsubscribe();
     this.session = session;
     this.unsubscribe = session.subscribe((event) => this.sendEvent(event));
@@ -139,6 +147,10 @@ export class InspectorDispatcher {
     }
   }
 
+  private page(items: readonly XPathItem[], offset: number, limit: number): Promise<EvaluationItem[]> {
+    return Promise.all(items.slice(offset, offset + limit).map((item) => this.item(item)));
+  }
+
   private createHandlers(): Handlers {
     const session = this.session;
     const runtime = session.runtime;
@@ -166,6 +178,18 @@ export class InspectorDispatcher {
           nodes: children.slice(offset, offset + limit).map((child) => session.summarize(child)),
         };
       },
+      subtree: async ({ runtimeId, maxNodes }) => {
+        const found = await subtreeLists(session.node(runtimeId), (node) => session.structuralChildren(node), maxNodes);
+        return {
+          runtimeId,
+          nodes: found.nodes,
+          truncated: found.truncated,
+          lists: found.lists.map(({ parent, children }) => ({
+            parentRuntimeId: parent.runtimeId,
+            nodes: children.map((child) => session.summarize(child)),
+          })),
+        };
+      },
       ancestors: async ({ runtimeId }) => ({
         nodes: (await ancestryOf(runtime, session.node(runtimeId))).map((node) => session.summarize(node)),
       }),
@@ -185,7 +209,7 @@ export class InspectorDispatcher {
         await performPatternAction(node, expectedRevision, action, args);
         return { node: session.summarize(node) };
       },
-      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, maxResults, queue }) => {
+      evaluate: async ({ id, xpath, contextRuntimeId, timeoutMs, maxResults, queue, pageSize }) => {
         if (this.evaluations.has(id)) {
           throw new InspectorError('invalid-input', `an evaluation with id "${id}" is already running`);
         }
@@ -194,44 +218,64 @@ export class InspectorDispatcher {
         const limits = session.limits;
         const controller = new AbortController();
         this.evaluations.set(id, controller);
+        this.kept.forget(id);
         try {
-          const { stats } = await session.xpath.evaluate(xpath, {
+          const { items, stats } = await session.xpath.evaluate(xpath, {
             ...(context ? { context } : {}),
             timeoutMs: timeoutMs ?? limits.evaluationTimeoutMs,
             maxResults: Math.min(maxResults ?? limits.maxResults, limits.maxResults),
             owner: this,
             signal: controller.signal,
-            onItems: (items) => {
-              Promise.all(items.map((item) => this.item(item))).then(
-                (converted) => {
-                  if (!controller.signal.aborted) this.sendEvent({ type: 'evaluation.items', id, items: converted });
-                },
-                () => undefined, // a node that went away while it was summarized: the answer still counts it
-              );
-            },
+            ...(pageSize === undefined
+              ? {
+                  onItems: (batch: XPathItem[]) => {
+                    Promise.all(batch.map((item) => this.item(item))).then(
+                      (converted) => {
+                        if (!controller.signal.aborted)
+                          this.sendEvent({ type: 'evaluation.items', id, items: converted });
+                      },
+                      () => undefined, // a node that went away while it was summarized: the answer still counts it
+                    );
+                  },
+                }
+              : {}),
           });
-          return {
+          const summary = {
             id,
             count: stats.results,
             ms: Math.round(stats.evalMs * 1000) / 1000,
             engine: stats.engine,
             truncated: stats.truncated,
           };
+          if (pageSize === undefined) return summary;
+          this.kept.keep(id, items);
+          return { ...summary, items: await this.page(items, 0, pageSize) };
         } finally {
           this.evaluations.delete(id);
         }
+      },
+      'evaluation.page': async ({ id, offset, limit }) => {
+        const items = this.kept.get(id);
+        return { id, offset, count: items.length, items: await this.page(items, offset, limit) };
       },
       cancel: async ({ id }) => {
         const controller = this.evaluations.get(id);
         controller?.abort();
         return { cancelled: controller !== undefined };
       },
-      highlight: async ({ runtimeIds, rects, durationMs }) => {
+      highlight: async ({ runtimeIds, evaluationId, rects, durationMs }) => {
         const all: Rect[] = [...(rects ?? [])];
-        for (const runtimeId of runtimeIds ?? []) {
-          const bounds = await boundsOf(session.node(runtimeId));
-          if (bounds && bounds.width > 0 && bounds.height > 0) all.push(bounds);
+        const named = await Promise.all((runtimeIds ?? []).map((runtimeId) => boundsOf(session.node(runtimeId))));
+        // A result that went away since the evaluation is left out, not an error.
+        const results = evaluationId === undefined ? [] : this.kept.get(evaluationId);
+        const owners: RuntimeNode[] = [];
+        for (const item of results) {
+          if (named.length + owners.length >= MAX_HIGHLIGHT_NODES) break;
+          if (item.type === 'node') owners.push(item.node);
+          else if (item.type === 'attribute') owners.push(item.owner);
         }
+        const found = await Promise.all(owners.map((node) => boundsOf(node).catch(() => undefined)));
+        for (const rect of [...named, ...found]) if (rect && rect.width > 0 && rect.height > 0) all.push(rect);
         const shown = await session.highlight(this, all, durationMs);
         return { rects: all, shown };
       },
@@ -295,6 +339,40 @@ export class InspectorDispatcher {
         ...(session.snapshotName ? { snapshot: { name: session.snapshotName } } : {}),
       }),
       'accessibility.status': async () => session.accessibility(false),
+      'screen.capture': async ({ region, scale, format, quality, ifChanged }) => {
+        const { image, ...capture } = await captureScreen(
+          runtime,
+          { ...(region ? { region } : {}), scale, format, quality, ...(ifChanged ? { ifChanged } : {}) },
+          session.limits.maxScreenPixels,
+        );
+        return { ...capture, ...(image ? { data: image.toString('base64') } : {}) };
+      },
+      'screen.elementAt': async (point) => ({
+        stack: (await elementsAt(runtime, point)).map(({ node, bounds }) => ({
+          node: session.summarize(node),
+          bounds: bounds ?? null,
+        })),
+      }),
+      'screen.bounds': async ({ runtimeIds }) => ({
+        rects: await Promise.all(
+          runtimeIds.map(async (id) => {
+            const node = runtime.node(id);
+            return (node && (await boundsOf(node))) ?? null;
+          }),
+        ),
+      }),
+      'screen.click': async ({ x, y, button, count }) => {
+        await clickAt(runtime, { x, y }, button, count);
+        return { done: true };
+      },
+      'screen.scroll': async ({ x, y, deltaX, deltaY }) => {
+        await scrollAt(runtime, { x, y }, deltaX, deltaY);
+        return { done: true };
+      },
+      'screen.type': async ({ keys }) => {
+        await typeKeys(runtime, keys);
+        return { done: true };
+      },
       'host.stop': async () => {
         const live = this.live;
         if (!live.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
@@ -314,6 +392,7 @@ export class InspectorDispatcher {
     if (this.closed) return;
     for (const controller of this.evaluations.values()) controller.abort();
     this.evaluations.clear();
+    this.kept.clear();
     if (this.live.picker?.belongsTo(this)) this.live.picker.stop('the connection closed');
     this.closed = true;
     const snapshot = this.snapshot;

@@ -29,6 +29,8 @@ export interface HostLimits {
   sendBufferBytes: number;
   /** A WebSocket client is pinged this often and dropped when it has not answered the previous ping. */
   pingIntervalMs: number;
+  /** Pixels of one `screen.capture` image (width × height after scaling). */
+  maxScreenPixels: number;
 }
 
 export type LimitName = keyof HostLimits;
@@ -57,6 +59,7 @@ export const LIMITS: { readonly [K in LimitName]: LimitDefinition } = {
   maxPendingRequests: { default: 32, min: 1, max: 10_000, option: '--max-pending-requests' },
   sendBufferBytes: { default: 32 * MiB, min: 64 * 1024, max: 1024 * MiB, option: '--send-buffer-bytes' },
   pingIntervalMs: { default: 30_000, min: 100, max: 3_600_000, option: '--ping-interval' },
+  maxScreenPixels: { default: 3840 * 2160, min: 64 * 64, max: 8192 * 8192, option: '--max-screen-pixels' },
 };
 
 export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];

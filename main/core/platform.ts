@@ -62,6 +62,65 @@ export interface PointerCaptureDevice {
   capture(listener: (event: PointerCaptureEvent) => void): Promise<PointerCapture>;
 }
 
+/**
+ * A copy of one device event as the X server (or another platform) processed it, for recording what the user does.
+ * `at` is this process's clock (performance.now()) when the event was read; `serverTime` the platform's own
+ * timestamp in milliseconds (X: the event's Time), which orders events and measures double clicks.
+ */
+export type RecordedInput =
+  | {
+      type: 'button';
+      state: 'press' | 'release';
+      button: PointerButton;
+      point: Point;
+      at: number;
+      serverTime: number;
+      /** The topmost window at the point belongs to the inspector itself (this process or PLATYNUI_EXCLUDE_PIDS). */
+      onOwnWindow: boolean;
+    }
+  | {
+      type: 'wheel';
+      deltaX: number;
+      deltaY: number;
+      point: Point;
+      at: number;
+      serverTime: number;
+      onOwnWindow: boolean;
+    }
+  | { type: 'motion'; point: Point; at: number; serverTime: number }
+  | {
+      type: 'key';
+      state: 'press' | 'release';
+      /**
+       * The key's name in PlatynUI's keyboard sequence syntax without modifiers: a canonical name (`Enter`, `Ctrl`,
+       * `F5`), or the character of the key's first level (`a`, `1`).
+       */
+      key: string;
+      /** The character the key types with the modifiers held now (Shift, AltGr); absent for keys that type none. */
+      character?: string;
+      /** A modifier key (Shift, Ctrl, Alt, AltGr, Super). */
+      isModifier: boolean;
+      at: number;
+      serverTime: number;
+      /** The active window belongs to the inspector itself. */
+      onOwnWindow: boolean;
+    };
+
+export interface InputRecording {
+  /** How the platform records (X11: `RECORD`). */
+  readonly mechanism: string;
+  /** Stops recording; idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Copies of the user's input for the recorder: buttons, wheel, motion and keys, as they happen everywhere on the
+ * desktop. Recording grabs nothing and never delays the input it copies; a listener runs after the fact.
+ */
+export interface InputRecorderDevice {
+  start(listener: (event: RecordedInput) => void): Promise<InputRecording>;
+}
+
 export type KeyState = 'press' | 'release';
 
 export interface KeyCode {
@@ -169,6 +228,8 @@ export interface PlatformBundle {
   desktopInfo?: DesktopInfoDevice;
   /** Picking by clicking inside the inspected application (X11: a pointer grab). */
   pointerCapture?: PointerCaptureDevice;
+  /** Copies of the user's input for recording (X11: the RECORD extension). */
+  inputRecorder?: InputRecorderDevice;
   /** Devices this backend cannot provide here, with the reason (e.g. Wayland without XWayland). */
   unavailable: ReadonlyArray<{ device: string; reason: string }>;
   /**

@@ -55,6 +55,7 @@ const PATTERN_ACTIONS: Partial<Record<AgentActionName, string>> = {
   select: 'select',
   expand: 'expand',
   collapse: 'collapse',
+  scroll_into_view: 'scrollIntoView',
 };
 
 export interface ActOutcome {
@@ -155,11 +156,6 @@ async function perform(
       await keyboard.type(sequence);
       return;
     }
-    case 'scroll_into_view':
-      throw new InspectorError(
-        'unsupported',
-        'scroll_into_view: no provider offers scrolling an element into view yet (AT-SPI Component.ScrollTo is not wired up)',
-      );
     default: {
       const patternAction = PATTERN_ACTIONS[request.action]!;
       const args = request.action === 'set_value' ? { value: request.value } : {};
@@ -187,6 +183,11 @@ export async function act(
   } catch (error) {
     watch.cancel();
     throw error;
+  }
+  if (request.action === 'scroll_into_view') {
+    // Scrolling moves the element without an event; the provider answered once it moved: that is the reaction.
+    watch.note();
+    node.invalidate({ children: false, source: false });
   }
   const reaction = await watch.settled();
   const view = node.isRemoved ? undefined : await viewOf(node, session.ids).catch(() => undefined);

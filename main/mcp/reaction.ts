@@ -26,12 +26,15 @@ export class ReactionWatch {
   private readonly stop: () => void;
 
   constructor(runtime: Runtime) {
-    this.stop = runtime.registerEventSink(() => {
-      const now = performance.now();
-      this.first ??= now;
-      this.last = now;
-      this.wake?.();
-    });
+    this.stop = runtime.registerEventSink(() => this.note());
+  }
+
+  /** A sign of the reaction other than an accessibility event (a scrolled element that moved). */
+  note(): void {
+    const now = performance.now();
+    this.first ??= now;
+    this.last = now;
+    this.wake?.();
   }
 
   /** Called when the action is done: resolves once the application has reacted (or the timeout passed). */

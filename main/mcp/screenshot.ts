@@ -1,7 +1,7 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Rect } from '../../shared/model/values.js';
-import type { Screenshot } from '../core/platform.js';
 import type { RuntimeNode } from '../runtime/node.js';
+import { scaleDown } from '../runtime/screenshot-image.js';
 import { encodePng } from '../runtime/screenshot-png.js';
 import { boundsOf } from '../services/bounds.js';
 import { topLevelOf } from '../services/windows.js';
@@ -21,33 +21,6 @@ export interface ScreenshotAnswer {
   rect: Rect;
   /** Image pixels per desktop pixel (1 when not scaled down). */
   scale: number;
-}
-
-/** Scales RGBA pixels down by averaging the source pixels each target pixel covers (box filter). */
-export function scaleDown(shot: Screenshot, width: number, height: number): Screenshot {
-  if (width >= shot.width && height >= shot.height) return shot;
-  const out = new Uint8Array(width * height * 4);
-  const xRatio = shot.width / width;
-  const yRatio = shot.height / height;
-  for (let y = 0; y < height; y++) {
-    const y0 = Math.floor(y * yRatio);
-    const y1 = Math.max(y0 + 1, Math.floor((y + 1) * yRatio));
-    for (let x = 0; x < width; x++) {
-      const x0 = Math.floor(x * xRatio);
-      const x1 = Math.max(x0 + 1, Math.floor((x + 1) * xRatio));
-      const count = (y1 - y0) * (x1 - x0);
-      const target = (y * width + x) * 4;
-      for (let channel = 0; channel < 4; channel++) {
-        let sum = 0;
-        for (let sy = y0; sy < y1; sy++) {
-          const row = sy * shot.width;
-          for (let sx = x0; sx < x1; sx++) sum += shot.pixels[(row + sx) * 4 + channel]!;
-        }
-        out[target + channel] = Math.round(sum / count);
-      }
-    }
-  }
-  return { width, height, format: shot.format, pixels: out };
 }
 
 async function regionOf(session: McpSession, scope: ScreenshotScope, node: RuntimeNode | undefined): Promise<Rect> {

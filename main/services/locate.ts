@@ -109,12 +109,58 @@ export async function captureLocatorTree(runtime: Runtime, targets: readonly Run
   return buildLocatorTree(desktop.children.map((child) => toInit(child, byId)));
 }
 
-/** Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node. */
+/** Verified locators kept per node for the tree generation they were made in (at most this many nodes). */
+const LOCATED_PER_GENERATION = 1000;
+const located = new WeakMap<Runtime, { generation: number; targets: Map<string, Promise<ExportTarget>> }>();
+
+function locatedNow(runtime: Runtime): Map<string, Promise<ExportTarget>> {
+  let known = located.get(runtime);
+  if (!known || known.generation !== runtime.generation) {
+    known = { generation: runtime.generation, targets: new Map() };
+    located.set(runtime, known);
+  }
+  return known.targets;
+}
+
+/**
+ * Ranked locators for live nodes, each verified through the runtime's XPath service to select exactly that node.
+ * Within one tree generation a node's locators are made once: "Find locators" asks for the locators and then for
+ * the code of each format, and all of them are answered by the same verified list.
+ */
 export async function locateNodes(
   runtime: Runtime,
   xpath: XPathService,
   targets: readonly RuntimeNode[],
   options: { timeoutMs?: number } = {},
+): Promise<ExportTarget[]> {
+  const known = locatedNow(runtime);
+  const asked = new Set<string>();
+  const missing = targets.filter((target) => {
+    const fresh = !known.has(target.runtimeId) && !asked.has(target.runtimeId);
+    asked.add(target.runtimeId);
+    return fresh;
+  });
+  if (missing.length > LOCATED_PER_GENERATION) return makeLocators(runtime, xpath, targets, options);
+  if (missing.length > 0) {
+    const made = makeLocators(runtime, xpath, missing, options);
+    missing.forEach((target, i) => {
+      const one = made.then((list) => list[i]!);
+      known.set(target.runtimeId, one);
+      one.catch(() => {
+        if (known.get(target.runtimeId) === one) known.delete(target.runtimeId);
+      });
+    });
+  }
+  const answers = targets.map((target) => known.get(target.runtimeId)!);
+  while (known.size > LOCATED_PER_GENERATION) known.delete(known.keys().next().value!);
+  return Promise.all(answers);
+}
+
+async function makeLocators(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  options: { timeoutMs?: number },
 ): Promise<ExportTarget[]> {
   const tree = await captureLocatorTree(runtime, targets);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));

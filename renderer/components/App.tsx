@@ -1,4 +1,13 @@
-import { useEffect, useMemo, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
 import { AboutButton } from './About.js';
 import { Tabs, type TabSpec } from './Tabs.js';
 import { useSlice, useStores } from '../app-context.js';
@@ -11,9 +20,35 @@ import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
-import { XPathConsole } from './XPathConsole.js';
 import { nodeLabel } from '../model/labels.js';
 import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
+
+// The console brings Monaco (most of the page's code): it loads on its own, once the tree is on screen.
+const XPathConsole = lazy(() => import('./XPathConsole.js').then((module) => ({ default: module.XPathConsole })));
+
+/** True once the tree shows more than its root (or failed, or 3 s passed): the heavy parts may load then. */
+function useTreeShown(): boolean {
+  const { tree } = useStores();
+  const ready = useSlice(tree, (s) => s.rows.length > 1 || s.lastError !== undefined);
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setLate(true), 3000);
+    return () => clearTimeout(timer);
+  }, []);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if ((ready || late) && !shown) requestAnimationFrame(() => setShown(true));
+  }, [ready, late, shown]);
+  return shown;
+}
+
+function ConsoleLoading() {
+  return (
+    <section className="xpath-console" aria-label="XPath console" aria-busy="true">
+      <p className="muted">Loading the XPath editor…</p>
+    </section>
+  );
+}
 
 /** Whether a media query matches, following its changes. */
 function useMediaQuery(text: string): boolean {
@@ -57,8 +92,21 @@ const SIDE_VIEWS: readonly TabSpec[] = [
 ];
 
 /** The views under the details (the XPath console first); with more than one they are tabs. */
-function consoleViews(dark: boolean): TabSpec[] {
-  return [{ id: 'xpath', title: 'XPath', render: () => <XPathConsole dark={dark} /> }];
+function consoleViews(dark: boolean, shown: boolean): TabSpec[] {
+  return [
+    {
+      id: 'xpath',
+      title: 'XPath',
+      render: () =>
+        shown ? (
+          <Suspense fallback={<ConsoleLoading />}>
+            <XPathConsole dark={dark} />
+          </Suspense>
+        ) : (
+          <ConsoleLoading />
+        ),
+    },
+  ];
 }
 
 /** The panes F6 moves between, in order, and what gets the focus in each (the first that is there). */
@@ -213,8 +261,8 @@ function TopBar({ dark }: { dark: boolean }) {
   );
 }
 
-function ConsoleArea({ dark }: { dark: boolean }) {
-  const views = consoleViews(dark);
+function ConsoleArea({ dark, shown }: { dark: boolean; shown: boolean }) {
+  const views = consoleViews(dark, shown);
   return views.length > 1 ? <Tabs label="Console" tabs={views} className="console-tabs" /> : <>{views[0]!.render()}</>;
 }
 
@@ -229,6 +277,7 @@ function Panel({ children, className, style }: { children: ReactNode; className:
 export function App({ onReconnect }: { onReconnect: () => void }) {
   const { session, settings, tree } = useStores();
   const dark = useDarkTheme();
+  const consoleShown = useTreeShown();
   const connected = useSlice(session, (s) => s.info !== undefined);
   const accessibilityOn = useSlice(session, selectAccessibilityOn);
   const connection = useSlice(session, (s) => s.connection);
@@ -324,7 +373,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />
           <Panel className="pane-console" style={{ height: `min(${panels.console}px, 50vh)` }}>
-            <ConsoleArea dark={dark} />
+            <ConsoleArea dark={dark} shown={consoleShown} />
           </Panel>
         </div>
       </div>

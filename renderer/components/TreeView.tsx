@@ -54,6 +54,7 @@ export function TreeView() {
   const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
   const scrollRequest = useSlice(tree, (s) => s.scrollRequest);
   const filter = useSlice(tree, (s) => s.filter);
+  const expandingAll = useSlice(tree, (s) => s.expandingAll);
   const parentRef = useRef<HTMLDivElement>(null);
 
   const virtualizer = useVirtualizer({
@@ -159,6 +160,7 @@ export function TreeView() {
         tabIndex={0}
         aria-activedescendant={selectedRow ? `treeitem-${selectedIndex}` : undefined}
         aria-keyshortcuts="F6"
+        aria-busy={expandingAll || undefined}
         onKeyDown={onKeyDown}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

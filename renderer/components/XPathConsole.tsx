@@ -194,17 +194,16 @@ export function XPathConsole({ dark }: { dark: boolean }) {
 function HighlightAll() {
   const { xpath, client, session } = useStores();
   const count = useSlice(xpath, (s) => s.count);
+  const evaluationId = useSlice(xpath, (s) => s.evaluationId);
   return (
     <button
       type="button"
-      disabled={count === 0}
+      disabled={count === 0 || evaluationId === undefined}
       onClick={() => {
-        const ids = xpath
-          .getState()
-          .results.map((r) => (r.type === 'node' ? r.node.runtimeId : r.type === 'attribute' ? r.owner.runtimeId : ''))
-          .filter(Boolean);
-        void client.highlight({ runtimeIds: ids, durationMs: HIGHLIGHT_MS }).then(
-          () => session.getState().say(`Highlighted ${ids.length} elements`),
+        // Every result, from the host's copy of them: the page holds only the pages shown.
+        if (evaluationId === undefined) return;
+        void client.highlight({ evaluationId, durationMs: HIGHLIGHT_MS }).then(
+          ({ rects }) => session.getState().say(`Highlighted ${rects.length} elements`),
           (e: unknown) => session.getState().say(`Highlight failed: ${String(e)}`, 'error'),
         );
       }}
@@ -228,8 +227,16 @@ function ResultList() {
     estimateSize: () => RESULT_HEIGHT,
     overscan: 10,
   });
+  // The pages of the rows in view (and the overscan) are fetched as the list scrolls.
+  const shown = virtualizer.getVirtualItems();
+  const firstShown = shown[0]?.index ?? 0;
+  const lastShown = shown[shown.length - 1]?.index ?? -1;
+  useEffect(() => {
+    if (lastShown >= firstShown) void xpath.getState().loadRange(firstShown, lastShown + 1);
+  }, [firstShown, lastShown, results, xpath]);
 
-  const choose = (index: number) => {
+  const choose = async (index: number) => {
+    if (!xpath.getState().results[index]) await xpath.getState().loadRange(index, index + 1);
     const item = xpath.getState().results[index];
     if (!item) return;
     xpath.getState().selectResult(index);
@@ -251,7 +258,7 @@ function ResultList() {
     else if (event.key === 'End') next = last;
     if (next !== undefined && last >= 0) {
       event.preventDefault();
-      choose(next);
+      void choose(next);
     }
   };
 
@@ -266,9 +273,24 @@ function ResultList() {
       onKeyDown={onKeyDown}
     >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((v) => {
+        {shown.map((v) => {
           const item = results[v.index];
-          if (!item) return null;
+          if (!item) {
+            return (
+              <div
+                key={v.key}
+                id={`result-${v.index}`}
+                role="option"
+                aria-selected={v.index === selectedIndex}
+                aria-busy="true"
+                aria-label="Loading result"
+                className="row result loading"
+                style={{ transform: `translateY(${v.start}px)`, height: RESULT_HEIGHT }}
+              >
+                <span className="label muted">Loading…</span>
+              </div>
+            );
+          }
           const label = resultLabel(item);
           return (
             <div
@@ -279,7 +301,7 @@ function ResultList() {
               aria-label={label}
               className={`row result ${item.type}${v.index === selectedIndex ? ' selected' : ''}`}
               style={{ transform: `translateY(${v.start}px)`, height: RESULT_HEIGHT }}
-              onClick={() => choose(v.index)}
+              onClick={() => void choose(v.index)}
             >
               <span className="icon" aria-hidden="true">
                 {item.type === 'node' ? roleGlyph(item.node.role) : item.type === 'attribute' ? '@' : '='}

@@ -61,6 +61,8 @@ const NO_CAPABILITIES: Capabilities = {
   followFocus: false,
   locators: false,
   stop: false,
+  screen: false,
+  interact: false,
 };
 
 /** The host's capabilities; none until the host answered. */

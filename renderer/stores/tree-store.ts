@@ -5,7 +5,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
-import type { InspectorEvent, NodeSummary, TreeChange } from '../../shared/api/schema.js';
+import { EXPAND_ALL_NODES, type InspectorEvent, type NodeSummary, type TreeChange } from '../../shared/api/schema.js';
 import { errorOf } from '../model/errors.js';
 import { filteredRows, normalizedFilter } from './tree-filter.js';
 
@@ -41,6 +41,8 @@ export interface TreeState {
   scrollRequest: { id: string; seq: number; align: 'auto' | 'center' } | undefined;
   /** Last error loading the tree (shown in the status bar). */
   lastError: string | undefined;
+  /** An expand-all is running (the tree says it is busy). */
+  expandingAll: boolean;
 }
 
 export interface TreeActions {
@@ -53,7 +55,7 @@ export interface TreeActions {
   select(id: string | undefined, options?: { scroll?: boolean; align?: 'auto' | 'center' }): void;
   /** Keyboard navigation; returns true when the key was handled. */
   key(key: string, pageSize?: number): Promise<boolean>;
-  /** Expands every node below `id` (loading children as needed), up to `limit` nodes. */
+  /** Expands every node below `id` (one `subtree` request, one commit), up to `limit` nodes; resolves with the count. */
   expandAll(id: string, limit?: number): Promise<number>;
   refresh(id: string, subtree: boolean): Promise<void>;
   /** Loads and expands the path to a node, selects it and scrolls it into view. */
@@ -75,12 +77,15 @@ function hasChildrenOf(state: TreeState, id: string): boolean {
 /** The flat list of rows: preorder over expanded nodes (with a filter, the filter's rows: see tree-filter.ts). */
 export function computeRows(state: TreeState): TreeRow[] {
   if (normalizedFilter(state.filter)) return filteredRows(state, state.filter);
+  if (!state.rootId || !state.nodes.has(state.rootId)) return [];
+  return blockRows(state, state.rootId, 1, 1, 1);
+}
+
+/** The row of one node and the rows of its visible descendants, in preorder. */
+function blockRows(state: TreeState, top: string, topLevel: number, topPos: number, topSize: number): TreeRow[] {
   const rows: TreeRow[] = [];
-  if (!state.rootId) return rows;
-  const root = state.nodes.get(state.rootId);
-  if (!root) return rows;
   const stack: Array<{ id: string; level: number; pos: number; size: number }> = [
-    { id: state.rootId, level: 1, pos: 1, size: 1 },
+    { id: top, level: topLevel, pos: topPos, size: topSize },
   ];
   while (stack.length) {
     const { id, level, pos, size } = stack.pop()!;
@@ -107,6 +112,24 @@ export function computeRows(state: TreeState): TreeRow[] {
   return rows;
 }
 
+/**
+ * The rows after the nodes `changed` changed (their own state, their children, their expansion): only the block of
+ * rows of each changed node that is visible is made anew; every other row stays the same object.
+ */
+export function updatedRows(state: TreeState, rows: TreeRow[], changed: Iterable<string>): TreeRow[] {
+  let out = rows;
+  for (const id of changed) {
+    const at = out.findIndex((row) => row.id === id);
+    if (at < 0) continue;
+    const row = out[at]!;
+    let end = at + 1;
+    while (end < out.length && out[end]!.level > row.level) end++;
+    const block = blockRows(state, id, row.level, row.posInSet, row.setSize);
+    out = out.slice(0, at).concat(block, out.slice(end));
+  }
+  return out;
+}
+
 /** Children are read in pages of this size (the protocol caps a page at 10,000). */
 const CHILDREN_PAGE = 2000;
 
@@ -127,10 +150,14 @@ export function createTreeStore(client: InspectorClient): TreeStore {
   let scrollSeq = 0;
 
   const store = createStore<TreeState & TreeActions>()((set, get) => {
-    /** Recomputes the rows after the maps changed. */
-    const commit = (extra: Partial<TreeState> = {}) => {
+    /**
+     * Publishes the maps' changes: with `changed`, only those nodes' rows are made anew (a filter still recomputes
+     * its rows), else every row.
+     */
+    const commit = (extra: Partial<TreeState> = {}, changed?: readonly string[]) => {
       const next = { ...get(), ...extra };
-      const rows = computeRows(next);
+      const incremental = changed !== undefined && next.rows.length > 0 && !normalizedFilter(next.filter);
+      const rows = incremental ? updatedRows(next, next.rows, changed) : computeRows(next);
       const selectedIndex = next.selectedId ? rows.findIndex((row) => row.id === next.selectedId) : -1;
       set({ ...extra, rows, selectedIndex, version: get().version + 1 });
     };
@@ -152,44 +179,50 @@ export function createTreeStore(client: InspectorClient): TreeStore {
       for (const kid of kids ?? []) forget(kid, keep);
     };
 
+    /** Takes a node's fresh child list into the maps (no commit); children that went away are forgotten. */
+    const takeChildren = (id: string, views: readonly NodeSummary[]): string[] => {
+      const st = get();
+      const previous = st.children.get(id) ?? [];
+      const ids = views.map((view) => view.runtimeId);
+      const now = new Set(ids);
+      for (const view of views) {
+        const old = st.nodes.get(view.runtimeId);
+        st.nodes.set(view.runtimeId, old && old.stale ? { ...view } : view);
+        st.parents.set(view.runtimeId, id);
+      }
+      for (const old of previous) {
+        if (now.has(old)) continue;
+        const selected = st.selectedId;
+        // The selected node may be gone: keep it, marked stale, so the details panel can say so.
+        if (selected && (selected === old || isAncestor(old, selected))) {
+          const node = st.nodes.get(selected);
+          if (node) st.nodes.set(selected, { ...node, stale: true });
+        }
+        forget(old, selected);
+      }
+      st.children.set(id, ids);
+      st.errors.delete(id);
+      return ids;
+    };
+
     const loadChildren = async (id: string, force = false, refreshHost = false): Promise<string[]> => {
       const s = get();
       const known = s.children.get(id);
       if (known && !force) return known;
       s.loading.add(id);
-      commit();
+      commit({}, [id]);
       try {
         const views = await track(fetchChildren(client, id, refreshHost));
-        const st = get();
-        const previous = st.children.get(id) ?? [];
-        const ids = views.map((view) => view.runtimeId);
-        const now = new Set(ids);
-        for (const view of views) {
-          const old = st.nodes.get(view.runtimeId);
-          st.nodes.set(view.runtimeId, old && old.stale ? { ...view } : view);
-          st.parents.set(view.runtimeId, id);
-        }
-        for (const old of previous) {
-          if (now.has(old)) continue;
-          const selected = st.selectedId;
-          // The selected node may be gone: keep it, marked stale, so the details panel can say so.
-          if (selected && (selected === old || isAncestor(old, selected))) {
-            const node = st.nodes.get(selected);
-            if (node) st.nodes.set(selected, { ...node, stale: true });
-          }
-          forget(old, selected);
-        }
-        st.children.set(id, ids);
-        st.errors.delete(id);
-        st.loading.delete(id);
-        commit();
+        const ids = takeChildren(id, views);
+        get().loading.delete(id);
+        commit({}, [id]);
         return ids;
       } catch (error) {
         const st = get();
         st.loading.delete(id);
         const message = errorOf(error).message;
         st.errors.set(id, message);
-        commit({ lastError: message });
+        commit({ lastError: message }, [id]);
         return [];
       }
     };
@@ -224,7 +257,7 @@ export function createTreeStore(client: InspectorClient): TreeStore {
         const node = s.nodes.get(runtimeId);
         if (node) {
           s.nodes.set(runtimeId, { ...node, stale: true });
-          commit();
+          commit({}, [runtimeId]);
         }
       }
       const parent = parentRuntimeId ?? (runtimeId ? s.parents.get(runtimeId) : undefined);
@@ -282,6 +315,7 @@ export function createTreeStore(client: InspectorClient): TreeStore {
       version: 0,
       scrollRequest: undefined,
       lastError: undefined,
+      expandingAll: false,
 
       async setRoot(node) {
         const s = get();
@@ -300,13 +334,13 @@ export function createTreeStore(client: InspectorClient): TreeStore {
       async expand(id) {
         const s = get();
         s.expanded.add(id);
-        commit();
+        commit({}, [id]);
         await loadChildren(id);
       },
 
       collapse(id) {
         get().expanded.delete(id);
-        commit();
+        commit({}, [id]);
       },
 
       async toggle(id) {
@@ -379,18 +413,29 @@ export function createTreeStore(client: InspectorClient): TreeStore {
         }
       },
 
-      async expandAll(id, limit = 5000) {
-        let count = 0;
-        const queue = [id];
-        while (queue.length && count < limit) {
-          const next = queue.shift()!;
-          get().expanded.add(next);
-          const kids = await loadChildren(next);
-          count += kids.length;
-          for (const kid of kids) if (hasChildrenOf(get(), kid)) queue.push(kid);
+      async expandAll(id, limit = EXPAND_ALL_NODES) {
+        set({ expandingAll: true });
+        try {
+          const answer = await track(client.subtree(id, limit));
+          const s = get();
+          s.expanded.add(id);
+          for (const list of answer.lists) {
+            takeChildren(list.parentRuntimeId, list.nodes);
+            s.expanded.add(list.parentRuntimeId);
+          }
+          // The host read every listed node's children: those without a list of their own are leaves, and an event
+          // that adds a child to one reloads it as it would a loaded list.
+          for (const list of answer.lists) {
+            for (const node of list.nodes) {
+              if (node.childCount === 0 && !s.children.has(node.runtimeId)) s.children.set(node.runtimeId, []);
+            }
+          }
+          commit({ expandingAll: false }, [id]);
+          return answer.nodes;
+        } catch (error) {
+          commit({ expandingAll: false, lastError: errorOf(error).message });
+          return 0;
         }
-        commit();
-        return count;
       },
 
       async refresh(id, subtree) {
@@ -411,9 +456,11 @@ export function createTreeStore(client: InspectorClient): TreeStore {
         for (const view of chain) {
           if (!s.nodes.has(view.runtimeId)) s.nodes.set(view.runtimeId, view);
         }
+        const opened: string[] = [];
         for (let i = 0; i < chain.length - 1; i++) {
           const ancestor = chain[i]!.runtimeId;
-          get().expanded.add(ancestor);
+          if (!s.expanded.has(ancestor)) opened.push(ancestor);
+          s.expanded.add(ancestor);
           const kids = await loadChildren(ancestor);
           const next = chain[i + 1]!.runtimeId;
           if (!kids.includes(next)) {
@@ -422,7 +469,7 @@ export function createTreeStore(client: InspectorClient): TreeStore {
             if (!again.includes(next)) break;
           }
         }
-        commit();
+        commit({}, opened);
         get().select(id, { scroll: true, align: 'center' });
       },
 

@@ -1,10 +1,11 @@
 /**
- * The XPath console: the expression, debounced evaluation as you type, results streaming in, count and time, the
- * engine's error with its position, Stop, and a history of expressions that produced results.
+ * The XPath console: the expression, debounced evaluation as you type, count and time with the first page of
+ * results, further pages fetched as the list shows them (the host keeps the results), the engine's error with its
+ * position, Stop, and a history of expressions that produced results.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EvaluationHandle, InspectorClient } from '../../shared/api/client.js';
-import type { EvaluationItem } from '../../shared/api/schema.js';
+import { RESULT_PAGE, type EvaluationItem } from '../../shared/api/schema.js';
 import { checkNames, type NameProblem, type NameVocabulary } from '../../shared/xpath/name-check.js';
 import { errorOf } from '../model/errors.js';
 
@@ -18,9 +19,12 @@ export interface XPathError {
 export interface XPathState {
   expression: string;
   status: 'idle' | 'running' | 'done' | 'error' | 'cancelled';
-  results: EvaluationItem[];
-  /** Grows with every batch so that list views know to re-render without copying the array. */
+  /** `count` places; a result not fetched yet is undefined (see `loadRange`). */
+  results: Array<EvaluationItem | undefined>;
+  /** Grows with every page so that list views know to re-render without copying the array. */
   resultsVersion: number;
+  /** The host's id of the evaluation the results belong to (for their pages and for highlighting them all). */
+  evaluationId: string | undefined;
   count: number;
   ms: number;
   /** The last evaluation was cut off at the host's result limit. */
@@ -39,6 +43,8 @@ export interface XPathActions {
   evaluate(expression?: string): Promise<void>;
   stop(): void;
   selectResult(index: number): void;
+  /** Fetches the pages of results in [start, end) not fetched yet; resolves when they are in. */
+  loadRange(start: number, end: number): Promise<void>;
   setLive(on: boolean): void;
   clearHistory(): void;
 }
@@ -64,7 +70,7 @@ export function summaryText(
     case 'idle':
       return 'Type an XPath expression';
     case 'running':
-      return `Evaluating… ${n} ${noun} so far`;
+      return n > 0 ? `Evaluating… ${n} ${noun} so far` : 'Evaluating…';
     case 'done':
       return state.truncated
         ? `First ${n} ${noun}, cut off at the result limit (${Math.round(state.ms)} ms)`
@@ -83,12 +89,15 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
   let current: EvaluationHandle | undefined;
   let ticket = 0;
   const namesIn = (text: string): NameProblem[] => (options.vocabulary ? checkNames(text, options.vocabulary()) : []);
+  /** Pages being fetched for the current evaluation, by page number. */
+  let fetching = new Map<number, Promise<void>>();
 
   return createStore<XPathState & XPathActions>()((set, get) => ({
     expression: '',
     status: 'idle',
     results: [],
     resultsVersion: 0,
+    evaluationId: undefined,
     count: 0,
     truncated: false,
     ms: 0,
@@ -120,42 +129,43 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
       if (!text) {
         void current?.cancel().catch(() => undefined);
         current = undefined;
-        set({ status: 'idle', results: [], count: 0, error: undefined, selectedIndex: -1 });
+        set({ status: 'idle', results: [], evaluationId: undefined, count: 0, error: undefined, selectedIndex: -1 });
         return;
       }
-      const results: EvaluationItem[] = [];
       const started = performance.now();
       const tick = setInterval(() => {
         if (mine === ticket && get().status === 'running') set({ ms: performance.now() - started });
       }, 100);
+      fetching = new Map();
       set({
         status: 'running',
         nameProblems: namesIn(get().expression),
         truncated: false,
-        results,
+        results: [],
+        evaluationId: undefined,
         count: 0,
         ms: 0,
         error: undefined,
         selectedIndex: -1,
         resultsVersion: get().resultsVersion + 1,
       });
-      const evaluation = client.evaluate(text, {
-        onItems: (items) => {
-          if (mine !== ticket) return;
-          for (const item of items) results.push(item);
-          set({ count: results.length, resultsVersion: get().resultsVersion + 1 });
-        },
-      });
+      const evaluation = client.evaluate(text, { pageSize: RESULT_PAGE });
       current = evaluation;
       try {
         const summary = await evaluation.done.finally(() => clearInterval(tick));
         if (mine !== ticket) return;
         current = undefined;
+        const results: Array<EvaluationItem | undefined> = new Array<EvaluationItem | undefined>(summary.count);
+        const first = summary.items ?? [];
+        for (let i = 0; i < first.length; i++) results[i] = first[i];
         set({
           status: 'done',
-          count: Math.max(summary.count, results.length),
+          results,
+          evaluationId: evaluation.id,
+          count: summary.count,
           ms: summary.ms,
           truncated: summary.truncated === true,
+          resultsVersion: get().resultsVersion + 1,
         });
         const history = [text, ...get().history.filter((h) => h !== text)].slice(0, historyLimit);
         set({ history });
@@ -188,6 +198,34 @@ export function createXPathStore(client: InspectorClient, options: XPathStoreOpt
 
     selectResult(index) {
       set({ selectedIndex: index });
+    },
+
+    async loadRange(start, end) {
+      const { evaluationId: id, results } = get();
+      if (id === undefined) return;
+      const last = Math.min(end, results.length);
+      const waits: Promise<void>[] = [];
+      for (let page = Math.floor(Math.max(0, start) / RESULT_PAGE); page * RESULT_PAGE < last; page++) {
+        const from = page * RESULT_PAGE;
+        if (results[from] !== undefined) continue;
+        let pending = fetching.get(page);
+        if (!pending) {
+          const pages = fetching;
+          pending = client.evaluationPage(id, from, RESULT_PAGE).then(
+            ({ items }) => {
+              if (get().evaluationId !== id) return;
+              const into = get().results;
+              for (let i = 0; i < items.length; i++) into[from + i] = items[i];
+              set({ resultsVersion: get().resultsVersion + 1 });
+            },
+            // The host no longer keeps them (a newer evaluation of this connection took their place): nothing to show.
+            () => void pages.delete(page),
+          );
+          fetching.set(page, pending);
+        }
+        waits.push(pending);
+      }
+      await Promise.all(waits);
     },
 
     setLive(on) {

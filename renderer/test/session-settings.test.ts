@@ -93,6 +93,8 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     followFocus: false,
     locators: false,
     stop: false,
+    screen: false,
+    interact: false,
   });
   const info = await session.getState().connect();
   assert.equal(info?.desktop.runtimeId, 'platynui:Desktop');
@@ -102,6 +104,8 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     followFocus: true,
     locators: true,
     stop: false,
+    screen: true,
+    interact: true,
   });
   assert.deepEqual(
     info?.status.providers.map((p) => `${p.displayName} (${p.state})`),

@@ -143,8 +143,8 @@ test('a whole-tree invalidation reloads every expanded node', async (t) => {
   host.provider.emit({ kind: 'TreeInvalidated' });
   await new Promise((resolve) => setTimeout(resolve, 200));
   await tree.getState().settle();
-  const loginWindow = ['mock:button-login-ok', 'mock:edit-user', 'mock:password', 'mock:slider-broken'];
-  assert.deepEqual(calls.slice(before).sort(), ['mock:app-login', ...loginWindow, 'mock:window-login', DESKTOP]);
+  // Expand-all's leaves (known childless, never expanded) are not asked again: only the expanded lists are.
+  assert.deepEqual(calls.slice(before).sort(), ['mock:app-login', 'mock:window-login', DESKTOP]);
   assert.deepEqual([...tree.getState().errors], [], 'every reload found its node');
   assert.equal(tree.getState().rows.length, 8);
 });
@@ -185,4 +185,80 @@ test('a node with 20,000 children loads page by page and scrolls by keyboard', a
   tree.getState().select('mock:row-19999');
   await tree.getState().key('ArrowUp');
   assert.equal(tree.getState().selectedId, 'mock:row-19998');
+});
+
+test('expand-all is one subtree request and one commit of rows, however large the subtree', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-rows-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { client, tree, calls } = await setup(t, { mockFile: writeTableTree(dir, 10_000) });
+  const subtrees: string[] = [];
+  const subtree = client.subtree;
+  client.subtree = (runtimeId, maxNodes) => {
+    subtrees.push(runtimeId);
+    return subtree(runtimeId, maxNodes);
+  };
+  const before = calls.length;
+  let commits = 0;
+  const off = tree.subscribe((state, previous) => void (state.rows !== previous.rows && commits++));
+  const count = await tree.getState().expandAll('mock:app-big');
+  off();
+  assert.equal(count, 10_002, 'the window, the table and its rows');
+  assert.deepEqual(subtrees, ['mock:app-big']);
+  assert.equal(calls.length, before, 'no children request');
+  assert.equal(commits, 1);
+  assert.equal(tree.getState().rows.length, 10_004);
+  assert.equal(tree.getState().rows.at(-1)!.node.name, 'Row 9999');
+  assert.equal(tree.getState().rows.at(-1)!.expanded, undefined, 'a row the host read as childless is a leaf');
+  assert.equal(tree.getState().expandingAll, false);
+});
+
+test('expand-all stops at its cap with whole child lists: a list that would pass it stays collapsed', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-rows-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const { tree } = await setup(t, { mockFile: writeTableTree(dir, 10_000) });
+  const count = await tree.getState().expandAll('mock:app-big', 5_000);
+  assert.equal(count, 2);
+  assert.deepEqual(labels(tree).slice(1), ['  app:Application "Big"', '    Window "Big"', '      Table "Rows"']);
+  assert.equal(tree.getState().rows.at(-1)!.expanded, false);
+});
+
+test('a change makes only its own rows anew: the other rows stay the same objects', async (t) => {
+  const { client, tree } = await setup(t);
+  await tree.getState().expand('mock:app-studio');
+  await tree.getState().expand('mock:window-preferences');
+  const studio = tree.getState().rows.slice(0, 6);
+  await tree.getState().expand('mock:app-login');
+  const after = tree.getState().rows;
+  assert.equal(after.length, 8);
+  assert.ok(
+    studio.every((row, i) => row === after[i]),
+    'the desktop row and the Studio block are untouched',
+  );
+  assert.equal(after[7]!.node.name, 'Sign in');
+
+  // The Preferences window closes: its row is marked stale at once, nothing else is made anew.
+  const window = await client.node('mock:window-preferences');
+  const seen = new Promise<void>((resolve) => {
+    const off = client.on('tree.changed', () => {
+      off();
+      resolve();
+    });
+  });
+  const marked = new Promise<ReturnType<TreeStore['getState']>>((resolve) => {
+    const off = tree.subscribe((state) => {
+      if (state.nodes.get('mock:window-preferences')?.stale) {
+        off();
+        resolve(state);
+      }
+    });
+  });
+  await client.action(window.runtimeId, window.revision, 'close');
+  await seen;
+  const state = await marked;
+  const changed = state.rows.filter((row, i) => row !== after[i]).map((row) => row.id);
+  assert.deepEqual(changed, [
+    'mock:window-preferences',
+    'mock:button-preferences-ok',
+    'mock:button-preferences-cancel',
+  ]);
 });

@@ -35,7 +35,7 @@ test('typing evaluates after the debounce, once, with count and time', async (t)
   assert.equal(state.status, 'done');
   assert.equal(state.count, 6);
   assert.deepEqual(
-    state.results.map((item) => (item.type === 'node' ? item.node.name : item.type)),
+    state.results.map((item) => (item?.type === 'node' ? item.node.name : item?.type)),
     ['OK', 'Save', 'Flaky', 'OK', 'Cancel', 'OK'],
   );
   assert.match(summaryText(state), /^6 results \(\d+ ms\)$/);
@@ -57,20 +57,54 @@ test('values and attributes come back typed', async (t) => {
   ]);
 });
 
-test('results stream in batches before the evaluation finishes', async (t) => {
+test('results come a page at a time: the count and the first page with the answer, other pages as asked for', async (t) => {
   const { client } = await bigTable(t, 20_000);
+  const pages: number[] = [];
+  const evaluationPage = client.evaluationPage;
+  client.evaluationPage = (id, offset, limit) => {
+    pages.push(offset);
+    return evaluationPage(id, offset, limit);
+  };
+  let streamed = 0;
+  client.on('evaluation.items', (event) => (streamed += event.items.length));
   const xpath = createXPathStore(client);
-  const counts: number[] = [];
-  const off = xpath.subscribe((s) => s.status === 'running' && counts.push(s.count));
   await xpath.getState().evaluate('//Row');
-  off();
+  const loaded = () => xpath.getState().results.filter((item) => item !== undefined).length;
   assert.equal(xpath.getState().status, 'done');
   assert.equal(xpath.getState().count, 20_000);
   assert.equal(xpath.getState().results.length, 20_000);
-  assert.ok(
-    counts.some((c) => c > 0 && c < 20_000),
-    `saw partial counts: ${counts.slice(0, 5).join(',')}`,
-  );
+  assert.equal(loaded(), 500, 'only the first page came');
+  assert.equal(streamed, 0, 'nothing streams to a paged evaluation');
+  const name = (index: number) => {
+    const item = xpath.getState().results[index];
+    return item?.type === 'node' ? item.node.name : undefined;
+  };
+  assert.equal(name(499), 'Row 499');
+  assert.equal(name(500), undefined);
+
+  // The list scrolled to rows 10,490-10,520: the two pages that hold them, each asked for once.
+  await Promise.all([xpath.getState().loadRange(10_490, 10_520), xpath.getState().loadRange(10_495, 10_505)]);
+  assert.deepEqual(pages, [10_000, 10_500]);
+  assert.equal(name(10_490), 'Row 10490');
+  assert.equal(name(10_999), 'Row 10999');
+  assert.equal(loaded(), 1500);
+  await xpath.getState().loadRange(0, 100);
+  assert.equal(pages.length, 2, 'a page already here is not asked for again');
+});
+
+test("Highlight all outlines every result from the host's copy; pages of an evaluation no longer kept are refused", async (t) => {
+  const { client } = await connectedHost(t);
+  const xpath = createXPathStore(client);
+  await xpath.getState().evaluate('//Button');
+  const id = xpath.getState().evaluationId!;
+  const all = await client.highlight({ evaluationId: id });
+  const ids = xpath.getState().results.map((item) => (item?.type === 'node' ? item.node.runtimeId : ''));
+  const named = await client.highlight({ runtimeIds: ids });
+  assert.equal(all.rects.length, 6);
+  assert.deepEqual(all.rects, named.rects);
+
+  for (const query of ['//Window', '//Pane', '//Edit', '//Slider']) await xpath.getState().evaluate(query);
+  await assert.rejects(client.evaluationPage(id, 0), /no results kept for evaluation/);
 });
 
 test("a syntax error keeps the engine's position and stays out of the history", async (t) => {
@@ -102,7 +136,7 @@ test('Stop cancels a running evaluation; a new one replaces it and its late resu
   await first;
   assert.equal(xpath.getState().status, 'done');
   assert.equal(xpath.getState().count, 1);
-  assert.ok(xpath.getState().results.every((r) => r.type === 'node' && r.node.role === 'Table'));
+  assert.ok(xpath.getState().results.every((r) => r?.type === 'node' && r.node.role === 'Table'));
 });
 
 test('completions: attributes after @, roles of the live tree after /, prefixed roles after a prefix', () => {

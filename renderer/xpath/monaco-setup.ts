@@ -9,7 +9,8 @@ import 'monaco-editor/editor/contrib/hover/browser/hoverContribution.js';
 import 'monaco-editor/editor/contrib/placeholderText/browser/placeholderText.contribution.js';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations.js';
-import { AXES, FUNCTIONS, KEYWORDS, PREFIXES, completionsAt, type Vocabulary } from './language.js';
+import { AXES, FUNCTIONS, KEYWORDS, PREFIXES, completionsAt } from './language.js';
+import { vocabulary } from './vocabulary-source.js';
 
 export { monaco };
 
@@ -23,11 +24,6 @@ window.MonacoEnvironment = { getWorkerUrl: () => new URL('editor.worker.js', doc
 
 export const XPATH_LANGUAGE = 'xpath';
 let registered = false;
-let vocabularySource: () => Vocabulary = () => ({ roles: [], attributes: [] });
-
-export function setVocabularySource(source: () => Vocabulary): void {
-  vocabularySource = source;
-}
 
 export function registerXPath(): void {
   if (registered) return;
@@ -93,7 +89,7 @@ export function registerXPath(): void {
         role: monaco.languages.CompletionItemKind.Class,
         attribute: monaco.languages.CompletionItemKind.Property,
       } as const;
-      const suggestions = completionsAt(text, offset, vocabularySource()).map((c) => ({
+      const suggestions = completionsAt(text, offset, vocabulary()).map((c) => ({
         label: c.label,
         kind: kinds[c.kind],
         insertText: c.insertText,

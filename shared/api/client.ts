@@ -41,6 +41,8 @@ export interface EvaluateOptions {
   queue?: boolean;
   /** Items as they stream in. */
   onItems?: (items: EvaluationItem[]) => void;
+  /** Paged: nothing streams, the answer carries the first page (`items`), `evaluationPage` reads on. */
+  pageSize?: number;
 }
 
 /** The arguments of a pattern action (`action` params' `args`). */
@@ -132,14 +134,17 @@ export class InspectorClient {
   node = (runtimeId: string) => this.request('node', { runtimeId });
   children = (runtimeId: string, range: { offset?: number; limit?: number; refresh?: boolean } = {}) =>
     this.request('children', { runtimeId, ...range });
+  subtree = (runtimeId: string, maxNodes?: number) =>
+    this.request('subtree', { runtimeId, ...(maxNodes ? { maxNodes } : {}) });
+  evaluationPage = (id: string, offset: number, limit?: number) =>
+    this.request('evaluation.page', { id, offset, ...(limit ? { limit } : {}) });
   ancestors = (runtimeId: string) => this.request('ancestors', { runtimeId });
   attributes = (runtimeId: string, options: { refresh?: boolean } = {}) =>
     this.request('attributes', { runtimeId, ...options });
   patterns = (runtimeId: string) => this.request('patterns', { runtimeId });
   action = (runtimeId: string, expectedRevision: number, action: string, args: ActionArgs = {}) =>
     this.request('action', { runtimeId, expectedRevision, action, args });
-  highlight = (target: { runtimeIds?: string[]; rects?: ParamsInput<'highlight'>['rects']; durationMs?: number }) =>
-    this.request('highlight', target);
+  highlight = (target: ParamsInput<'highlight'>) => this.request('highlight', target);
   clearHighlight = () => this.request('highlight.clear');
   startPick = (intervalMs?: number) => this.request('pick.start', intervalMs ? { intervalMs } : {});
   selectPick = () => this.request('pick.select');
@@ -162,6 +167,14 @@ export class InspectorClient {
   enableAccessibility = () => this.request('accessibility.enable');
   stopHost = () => this.request('host.stop');
   cancel = (id: string) => this.request('cancel', { id });
+  captureScreen = (options: ParamsInput<'screen.capture'> = {}) => this.request('screen.capture', options);
+  elementAt = (x: number, y: number) => this.request('screen.elementAt', { x, y });
+  boundsOf = (runtimeIds: string[]) => this.request('screen.bounds', { runtimeIds });
+  clickScreen = (x: number, y: number, options: { button?: 'left' | 'middle' | 'right'; count?: number } = {}) =>
+    this.request('screen.click', { x, y, ...options });
+  scrollScreen = (x: number, y: number, deltaX: number, deltaY: number) =>
+    this.request('screen.scroll', { x, y, deltaX, deltaY });
+  typeKeys = (keys: string) => this.request('screen.type', { keys });
 
   /** Starts an evaluation; items stream to `onItems` before `done` resolves. */
   evaluate(xpath: string, options: EvaluateOptions = {}): EvaluationHandle {
@@ -174,6 +187,7 @@ export class InspectorClient {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxResults ? { maxResults: options.maxResults } : {}),
       ...(options.queue ? { queue: true } : {}),
+      ...(options.pageSize ? { pageSize: options.pageSize } : {}),
     }).finally(() => this.itemListeners.delete(id));
     return {
       id,

@@ -147,6 +147,10 @@ export const CapabilitiesSchema = z.object({
   locators: z.boolean(),
   /** `host.stop`: the page may end its host and what the host started (the browser host's `serve`). */
   stop: z.boolean(),
+  /** `screen.capture`: the platform can take screenshots (the Screen panel). */
+  screen: z.boolean(),
+  /** `screen.click`, `screen.scroll`, `screen.type`: the platform has a pointer and a keyboard (interact mode). */
+  interact: z.boolean(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
@@ -181,6 +185,15 @@ export const MAX_CHECK_FINDINGS = 5000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
+
+/** Expand-all asks for at most this many nodes below a node (a `subtree` request may ask up to the maximum). */
+export const EXPAND_ALL_NODES = 20_000;
+export const MAX_SUBTREE_NODES = 50_000;
+/** Results of a paged evaluation come this many to a page (a page may hold up to the maximum). */
+export const RESULT_PAGE = 500;
+export const MAX_RESULT_PAGE = 5_000;
+/** Nodes one highlight outlines at most. */
+export const MAX_HIGHLIGHT_NODES = 10_000;
 
 const empty = z.strictObject({});
 
@@ -222,6 +235,15 @@ const ActionArgsSchema = z.strictObject({
   height: finite.optional(),
 });
 
+export const SCREEN_IMAGE_FORMATS = ['png', 'jpeg'] as const;
+/** Image = desktop × scale + (x, y): where a desktop point lands in a captured image. */
+export const ScreenTransformSchema = z.object({ scale: z.number(), x: z.number(), y: z.number() });
+export type ScreenTransform = z.infer<typeof ScreenTransformSchema>;
+/** One element under a point on screen, with its Bounds (null when it has none). */
+export const ScreenHitSchema = z.object({ node: NodeSummarySchema, bounds: RectSchema.nullable() });
+export type ScreenHit = z.infer<typeof ScreenHitSchema>;
+const screenPoint = { x: finite, y: finite };
+
 export const methods = {
   /** The root of everything, with what the host knows about the screen. */
   desktop: {
@@ -253,6 +275,24 @@ export const methods = {
       nodes: z.array(NodeSummarySchema),
     }),
   },
+  /**
+   * Expand-all in one request: the child lists of the node and of every node below it, breadth first, as long as
+   * the nodes they hold stay within `maxNodes` (`truncated` says some lists were left out). A node listed without
+   * a list of its own and with `hasChildren` false is a leaf.
+   */
+  subtree: {
+    params: z.strictObject({
+      runtimeId,
+      maxNodes: z.number().int().positive().max(MAX_SUBTREE_NODES).default(EXPAND_ALL_NODES),
+    }),
+    result: z.object({
+      runtimeId: z.string(),
+      lists: z.array(z.object({ parentRuntimeId: z.string(), nodes: z.array(NodeSummarySchema) })),
+      /** Nodes in the lists. */
+      nodes: z.number().int().nonnegative(),
+      truncated: z.boolean(),
+    }),
+  },
   /** The chain from the desktop down to the node's parent (to reveal a node in the tree). */
   ancestors: { params: nodeRef, result: z.object({ nodes: z.array(NodeSummarySchema) }) },
   /** Every attribute with its typed value; secret values are never present. */
@@ -277,6 +317,8 @@ export const methods = {
   /**
    * Evaluates XPath 3.1; results stream as `evaluation.items` events carrying the same id, then the response
    * carries the summary. A new evaluation on the same connection cancels the previous one unless `queue` is set.
+   * With `pageSize` nothing streams: the answer carries the count and the first page (`items`), the host keeps the
+   * results (the connection's last few evaluations) for `evaluation.page` and for `highlight` by `evaluationId`.
    */
   evaluate: {
     params: z.strictObject({
@@ -288,6 +330,7 @@ export const methods = {
       /** At most this many results (never more than the host's `limits.maxResults`, 100,000 by default). */
       maxResults: z.number().int().positive().optional(),
       queue: z.boolean().default(false),
+      pageSize: z.number().int().positive().max(MAX_RESULT_PAGE).optional(),
     }),
     result: z.object({
       id: z.string(),
@@ -296,13 +339,33 @@ export const methods = {
       engine: z.string(),
       /** The results were cut off at the result cap: `count` results came, there were more. */
       truncated: z.boolean().default(false),
+      /** With `pageSize`: the first page of the results. */
+      items: z.array(EvaluationItemSchema).optional(),
+    }),
+  },
+  /** Results of a paged evaluation the host still keeps (the connection's last few), from `offset`. */
+  'evaluation.page': {
+    params: z.strictObject({
+      id: z.string().min(1).max(200),
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().positive().max(MAX_RESULT_PAGE).default(RESULT_PAGE),
+    }),
+    result: z.object({
+      id: z.string(),
+      offset: z.number().int(),
+      count: z.number().int(),
+      items: z.array(EvaluationItemSchema),
     }),
   },
   cancel: { params: z.strictObject({ id: z.string().min(1).max(200) }), result: z.object({ cancelled: z.boolean() }) },
-  /** Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. */
+  /**
+   * Outlines nodes (by their Bounds) or rectangles on screen; replaces the previous highlight. `evaluationId` adds
+   * the nodes of a paged evaluation's results the host keeps (the owner of an attribute), at most 10,000 of them.
+   */
   highlight: {
     params: z.strictObject({
-      runtimeIds: z.array(runtimeId).max(10_000).optional(),
+      runtimeIds: z.array(runtimeId).max(MAX_HIGHLIGHT_NODES).optional(),
+      evaluationId: z.string().min(1).max(200).optional(),
       rects: z.array(RectSchema).max(10_000).optional(),
       durationMs: z.number().int().positive().max(3_600_000).optional(),
     }),
@@ -415,6 +478,69 @@ export const methods = {
   },
   'accessibility.status': { params: empty, result: AccessibilityStatusSchema },
   'accessibility.enable': { params: empty, result: AccessibilityStatusSchema },
+  /**
+   * The desktop (or a region of it, clipped to the desktop) as an image at a scale (at most 1: the page zooms), PNG
+   * or JPEG, base64 in `data`. The image has at most `limits.maxScreenPixels` pixels (`limit-exceeded` names the
+   * scale that fits). With `ifChanged` set to the `digest` of an earlier answer, an unchanged screen comes back as
+   * `changed: false` without `data`. Captures run one at a time.
+   */
+  'screen.capture': {
+    params: z.strictObject({
+      region: RectSchema.optional(),
+      scale: z.number().min(0.01).max(1).default(1),
+      format: z.enum(SCREEN_IMAGE_FORMATS).default('png'),
+      /** JPEG quality, 1 to 100. */
+      quality: z.number().int().min(1).max(100).default(80),
+      ifChanged: z.string().max(200).optional(),
+    }),
+    result: z.object({
+      changed: z.boolean(),
+      digest: z.string(),
+      /** The desktop rectangle captured. */
+      region: RectSchema,
+      width: z.number().int(),
+      height: z.number().int(),
+      transform: ScreenTransformSchema,
+      mimeType: z.string(),
+      data: z.string().optional(),
+    }),
+  },
+  /**
+   * The elements at a desktop point through the one hit test (the same as `pick`): deepest first, then its
+   * ancestors up to the window; empty when nothing is there.
+   */
+  'screen.elementAt': {
+    params: z.strictObject(screenPoint),
+    result: z.object({ stack: z.array(ScreenHitSchema) }),
+  },
+  /** The Bounds of nodes, in order (null for a node without Bounds or one that went away). */
+  'screen.bounds': {
+    params: z.strictObject({ runtimeIds: z.array(runtimeId).max(10_000) }),
+    result: z.object({ rects: z.array(RectSchema.nullable()) }),
+  },
+  /** Clicks at a desktop point through the platform's pointer (interact mode); `count` 2 is a double click. */
+  'screen.click': {
+    params: z.strictObject({
+      ...screenPoint,
+      button: z.enum(['left', 'middle', 'right']).default('left'),
+      count: z.number().int().min(1).max(3).default(1),
+    }),
+    result: z.object({ done: z.boolean() }),
+  },
+  /** Wheel steps at a desktop point (positive deltaY scrolls down, deltaX right). */
+  'screen.scroll': {
+    params: z.strictObject({
+      ...screenPoint,
+      deltaX: z.number().int().min(-50).max(50).default(0),
+      deltaY: z.number().int().min(-50).max(50).default(0),
+    }),
+    result: z.object({ done: z.boolean() }),
+  },
+  /** Types a keyboard sequence (the CLI `keyboard type` syntax: text and `<Ctrl+a>` chords) into the focused window. */
+  'screen.type': {
+    params: z.strictObject({ keys: z.string().min(1).max(10_000) }),
+    result: z.object({ done: z.boolean() }),
+  },
   /** Ends the host and everything it started (a virtual desktop and its applications), like Ctrl-C does. */
   'host.stop': { params: empty, result: z.object({ stopping: z.boolean() }) },
 } as const;

@@ -45,6 +45,8 @@ export const PATTERN_CATALOG: readonly PatternDefinition[] = [
     ['scroll'],
   ),
   def('Expandable', 'runtime', [A.IsExpanded], [], ['expand', 'collapse']),
+  /** Scrolls the element's scrolling ancestors until it is in view (UI Automation's ScrollItem, AT-SPI ScrollTo). */
+  def('ScrollItem', 'runtime', [], [], ['scrollIntoView']),
   def('ItemContainer', 'client', []),
   def('Minimizable', 'runtime', [], [A.IsMinimized], ['minimize']),
   def('Maximizable', 'runtime', [], [A.IsMaximized], ['maximize']),

@@ -296,6 +296,8 @@ test('snapshot, settings, status and accessibility', async () => {
     followFocus: true,
     locators: true,
     stop: false,
+    screen: true,
+    interact: true,
   });
   assert.equal((await rejection(client.enableAccessibility())).code, 'unsupported');
 });
@@ -305,7 +307,15 @@ test('capabilities follow the platform: without one there is nothing to pick wit
   try {
     const { client: other } = await bare.connect();
     const { capabilities } = await other.status();
-    assert.deepEqual(capabilities, { pick: false, highlight: false, followFocus: true, locators: true, stop: false });
+    assert.deepEqual(capabilities, {
+      pick: false,
+      highlight: false,
+      followFocus: true,
+      locators: true,
+      stop: false,
+      screen: false,
+      interact: false,
+    });
   } finally {
     await bare.close();
   }

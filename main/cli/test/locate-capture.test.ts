@@ -38,3 +38,30 @@ test('one locator capture per tree generation serves every locate; a change make
     await runtime.shutdown();
   }
 });
+
+test("a node's verified locators are made once per tree generation: locate and every export share them", async () => {
+  const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  const xpath = new XPathService(runtime);
+  try {
+    const { items } = await xpath.evaluate("//Button[@Name='Save']");
+    const target = items[0]?.type === 'node' ? items[0].node : undefined;
+    assert.ok(target);
+    let evaluations = 0;
+    const evaluate = xpath.evaluate.bind(xpath);
+    xpath.evaluate = (expression, options) => (evaluations++, evaluate(expression, options));
+
+    const [first] = await locateNodes(runtime, xpath, [target]);
+    const verifications = evaluations;
+    assert.ok(verifications > 0 && first!.locators.length > 0, 'the first locate verifies candidates');
+    const [again] = await locateNodes(runtime, xpath, [target]);
+    assert.equal(evaluations, verifications, 'the same generation verifies nothing again');
+    assert.deepEqual(again, first);
+
+    runtime.invalidateAll();
+    await locateNodes(runtime, xpath, [target]);
+    assert.ok(evaluations > verifications, 'a new generation verifies anew');
+  } finally {
+    await xpath.close();
+    await runtime.shutdown();
+  }
+});

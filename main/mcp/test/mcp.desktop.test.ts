@@ -139,6 +139,33 @@ test('Chromium: a button clicked through ui_act changes the page, and the old re
   assert.match(stale.message, new RegExp(`revision ${list.revision}, now ${listNow.revision}`));
 });
 
+test('scroll_into_view brings a button below the fold of its scroll box into view; an element without it is refused', async () => {
+  const box = await only(`${page()}//*[@Name='Scroll box']`);
+  const far = await only(`${page()}//Button[@Name='Far button']`);
+  assert.ok(box.bounds && far.bounds, 'both have bounds');
+  const boxBottom = box.bounds.y + box.bounds.height;
+  assert.ok(far.bounds.y >= boxBottom, `the button starts below the box (${far.bounds.y} >= ${boxBottom})`);
+  const acted = structured<{ item: NodeItem }>(
+    await call('ui_act', { id: far.id, revision: far.revision, action: { action: 'scroll_into_view' } }),
+  );
+  const moved = acted.item.bounds!;
+  const again = await only(`${page()}//Button[@Name='Far button']`);
+  assert.ok(
+    moved.y >= box.bounds.y && moved.y + moved.height <= boxBottom,
+    `inside the box now: ${JSON.stringify({ box: box.bounds, before: far.bounds, moved, again: again.bounds, acted })}`,
+  );
+  const application = await only(page());
+  const refused = errorOf(
+    await call('ui_act', {
+      id: application.id,
+      revision: application.revision,
+      action: { action: 'scroll_into_view' },
+    }),
+  );
+  assert.equal(refused.code, 'unsupported');
+  assert.match(refused.message, /scrollIntoView/);
+});
+
 test('the password field is never revealed: <secure> in the tree, typing refused, nothing anywhere', async () => {
   const password = await only(`${page()}//*[@IsSecure=true()]`);
   assert.ok(password.states.includes('secure'));

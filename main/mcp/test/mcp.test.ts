@@ -7,7 +7,7 @@ import { act, keySequence, literalSequence } from '../act.js';
 import { Coalescer } from '../coalescer.js';
 import { AgentError } from '../errors.js';
 import { RateLimiter } from '../rate-limiter.js';
-import { scaleDown } from '../screenshot.js';
+import { scaleDown } from '../../runtime/screenshot-image.js';
 import { McpSession } from '../session.js';
 import { readTree } from '../tree.js';
 import { UNTRUSTED_TAG, wrapUntrusted } from '../untrusted.js';
@@ -133,6 +133,15 @@ test('ui_act focuses through the pattern and answers with the revision after the
   assert.ok(outcome.revision > item.revision, 'the node changed');
   assert.ok(outcome.view?.item.states.includes('focused'));
   await assert.rejects(act(session, item.id, item.revision, { action: 'focus' }), /changed since it was read/);
+});
+
+test('scroll_into_view goes through the ScrollItem pattern and is refused where a node has none', async () => {
+  const item = await itemOf(`//Button[@Name='Cancel']`);
+  await assert.rejects(act(session, item.id, item.revision, { action: 'scroll_into_view' }), (error: unknown) => {
+    assert.equal((error as { code?: string }).code, 'unsupported');
+    assert.match(String(error), /no pattern with the action "scrollIntoView"/);
+    return true;
+  });
 });
 
 test('typed text is sent literally and keys must be key combinations', () => {

@@ -8,9 +8,11 @@ import type {
   HighlightRequest,
   KeyCode,
   KeyState,
+  InputRecording,
   Monitor,
   PlatformBundle,
   PointerButton,
+  RecordedInput,
   Screenshot,
   WindowId,
   WindowInfo,
@@ -101,6 +103,30 @@ const MOCK_KEYS = [
   'Up',
 ];
 
+const MOCK_MODIFIERS: { readonly [label: string]: string } = {
+  Shift: 'Shift',
+  Ctrl: 'Ctrl',
+  Control: 'Ctrl',
+  Alt: 'Alt',
+  Super: 'Super',
+};
+
+/** What the mock keyboard's key would look like recorded: single characters type themselves. */
+function mockKeyInput(label: string, state: KeyState, stamp: { at: number; serverTime: number }): RecordedInput {
+  const modifier = MOCK_MODIFIERS[label];
+  if (modifier) return { type: 'key', state, key: modifier, isModifier: true, ...stamp, onOwnWindow: false };
+  const single = [...label].length === 1;
+  return {
+    type: 'key',
+    state,
+    key: single ? label.toLowerCase() : label,
+    ...(single ? { character: label } : {}),
+    isModifier: false,
+    ...stamp,
+    onOwnWindow: false,
+  };
+}
+
 /**
  * Deterministic stand-ins for real devices: every action is logged in order (`takePointerLog`, `takeKeyboardLog`)
  * so tests can assert what a runtime would have done on a real desktop.
@@ -118,6 +144,8 @@ export class MockDevices implements PlatformBundle {
   private activeHighlight: HighlightRequest | undefined;
   private highlightTimer: NodeJS.Timeout | undefined;
   private readonly windows = new Map<WindowId, WindowInfo>();
+  private readonly recorders = new Set<(event: RecordedInput) => void>();
+  private serverTime = 0;
 
   constructor(private readonly info: DesktopInfo) {}
 
@@ -145,14 +173,31 @@ export class MockDevices implements PlatformBundle {
     moveTo: (point: Point) => {
       this.position = { x: point.x, y: point.y };
       this.pointerLog.push(`move ${point.x},${point.y}`);
+      this.record({ type: 'motion', point: { ...this.position }, ...this.stamp() });
       return Promise.resolve();
     },
     press: (button: PointerButton) => {
       this.pointerLog.push(`press ${button}`);
+      this.record({
+        type: 'button',
+        state: 'press',
+        button,
+        point: { ...this.position },
+        ...this.stamp(),
+        onOwnWindow: false,
+      });
       return Promise.resolve();
     },
     release: (button: PointerButton) => {
       this.pointerLog.push(`release ${button}`);
+      this.record({
+        type: 'button',
+        state: 'release',
+        button,
+        point: { ...this.position },
+        ...this.stamp(),
+        onOwnWindow: false,
+      });
       return Promise.resolve();
     },
     scroll: (deltaX: number, deltaY: number) => {
@@ -177,6 +222,7 @@ export class MockDevices implements PlatformBundle {
     },
     send: (code: KeyCode, state: KeyState) => {
       this.keyboardLog.push(`${state} ${code.label}`);
+      this.record(mockKeyInput(code.label, state, this.stamp()));
       return Promise.resolve();
     },
     knownKeyNames: () => [...MOCK_KEYS].sort(),
@@ -222,6 +268,34 @@ export class MockDevices implements PlatformBundle {
       return Promise.resolve();
     },
   };
+
+  /** Every pointer and keyboard action of the mock devices is also recorded, as a real desktop would copy it. */
+  readonly inputRecorder = {
+    start: (listener: (event: RecordedInput) => void): Promise<InputRecording> => {
+      this.recorders.add(listener);
+      return Promise.resolve({
+        mechanism: 'mock',
+        stop: () => {
+          this.recorders.delete(listener);
+          return Promise.resolve();
+        },
+      });
+    },
+  };
+
+  /** Hands an input event to the recordings, as if the user had done it (tests of the recorder). */
+  recordInput(event: RecordedInput): void {
+    for (const listener of [...this.recorders]) listener(event);
+  }
+
+  private record(event: RecordedInput): void {
+    this.recordInput(event);
+  }
+
+  private stamp(): { at: number; serverTime: number } {
+    this.serverTime += 1;
+    return { at: performance.now(), serverTime: this.serverTime };
+  }
 
   readonly desktopInfo = { describe: () => Promise.resolve(this.info) };
 
@@ -286,6 +360,7 @@ export class MockDevices implements PlatformBundle {
   }
 
   shutdown(): Promise<void> {
+    this.recorders.clear();
     if (this.highlightTimer) clearTimeout(this.highlightTimer);
     this.activeHighlight = undefined;
     return Promise.resolve();

@@ -9,11 +9,21 @@ import { X11HighlightDevice } from './highlight.js';
 import { X11KeyboardDevice } from './keyboard.js';
 import { X11PointerDevice } from './pointer.js';
 import { X11PointerCaptureDevice } from './pointer-capture.js';
+import { X11InputRecorderDevice } from './input-recorder.js';
 import { X11ScreenshotDevice } from './screenshot.js';
 import { canServeX11, detectDisplayServer, type DisplayServerInfo } from './display-server.js';
 import { X11WindowManager } from './window-manager.js';
 
-const allDevices = ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'];
+const allDevices = [
+  'pointer',
+  'keyboard',
+  'screenshot',
+  'highlight',
+  'windowManager',
+  'desktopInfo',
+  'pointerCapture',
+  'inputRecorder',
+];
 
 export interface X11PlatformBundle extends PlatformBundle {
   readonly session: DisplayServerInfo;
@@ -99,6 +109,14 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
   const keyboard = xtest ? new X11KeyboardDevice(connection, xtest) : undefined;
   const pointer = xtest ? new X11PointerDevice(connection, xtest) : undefined;
   const pointerCapture = new X11PointerCaptureDevice(session.display, (point) => windowManager.ownsTopLevelAt(point));
+  const recordMissing = X11InputRecorderDevice.missing(connection);
+  if (recordMissing) unavailable.push({ device: 'inputRecorder', reason: recordMissing });
+  const inputRecorder = recordMissing
+    ? undefined
+    : new X11InputRecorderDevice(session.display, {
+        ownWindowAt: (point) => windowManager.ownsTopLevelAt(point),
+        ownsActiveWindow: () => windowManager.ownsActiveWindow(),
+      });
   let down = false;
   const bundle: X11PlatformBundle = {
     id: 'x11',
@@ -111,6 +129,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
     windowManager,
     desktopInfo,
     pointerCapture,
+    ...(inputRecorder ? { inputRecorder } : {}),
     unavailable,
     whenLost: () => connection.whenLost(),
     async shutdown() {
@@ -118,6 +137,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
       down = true;
       try {
         await pointerCapture.releaseAll();
+        await inputRecorder?.stopAll();
         // Also stops the highlight's clear timer; on a lost connection the server took the windows and keymap along.
         await highlight.clear();
         // Keys pressed on purpose (`keyboard press <Shift>`) stay down; only borrowed keycodes are given back.

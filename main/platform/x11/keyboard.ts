@@ -176,22 +176,8 @@ export class X11KeyboardDevice implements KeyboardDevice {
     return undefined;
   }
 
-  private readMapping(): { min: number; max: number; per: number; keysyms: number[] } {
-    const c = this.connection;
-    const min: [number] = [0];
-    const max: [number] = [0];
-    c.xlib.XDisplayKeycodes(c.display, min, max);
-    const count = max[0] - min[0] + 1;
-    const per: [number] = [0];
-    const pointer = c.checkedReply('reading the keyboard mapping', () =>
-      c.xlib.XGetKeyboardMapping(c.display, min[0], count, per),
-    );
-    if (!pointer) throw new InspectorError('unsupported', 'the X server returned no keyboard mapping');
-    try {
-      return { min: min[0], max: max[0], per: per[0], keysyms: readULongs(pointer, count * per[0]) };
-    } finally {
-      c.xlib.XFree(pointer);
-    }
+  private readMapping(): KeyboardMapping {
+    return readKeyboardMapping(this.connection);
   }
 
   private loadKeymap(): void {
@@ -288,4 +274,30 @@ function suggest(name: string): string {
   return close.length > 0
     ? `; did you mean ${close.slice(0, 5).join(', ')}?`
     : '; `keyboard list` shows the known keys';
+}
+
+export interface KeyboardMapping {
+  min: number;
+  max: number;
+  /** Keysyms per keycode: keycode k's level l is keysyms[(k - min) * per + l]. */
+  per: number;
+  keysyms: number[];
+}
+
+/** The core keyboard mapping, every keycode (the keyboard device and the input recorder read it). */
+export function readKeyboardMapping(c: X11Connection): KeyboardMapping {
+  const min: [number] = [0];
+  const max: [number] = [0];
+  c.xlib.XDisplayKeycodes(c.display, min, max);
+  const count = max[0] - min[0] + 1;
+  const per: [number] = [0];
+  const pointer = c.checkedReply('reading the keyboard mapping', () =>
+    c.xlib.XGetKeyboardMapping(c.display, min[0], count, per),
+  );
+  if (!pointer) throw new InspectorError('unsupported', 'the X server returned no keyboard mapping');
+  try {
+    return { min: min[0], max: max[0], per: per[0], keysyms: readULongs(pointer, count * per[0]) };
+  } finally {
+    c.xlib.XFree(pointer);
+  }
 }

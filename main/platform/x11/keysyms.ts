@@ -82,3 +82,18 @@ export function characterKeysym(char: string): number {
 
 /** Levels of the core keyboard map that can be reached with modifiers alone (group 1): none, Shift, AltGr, both. */
 export const reachableLevels = [0, 1, 4, 5] as const;
+
+const nameByKeysymName = new Map<string, string>();
+for (const [names, keysym] of table) if (!nameByKeysymName.has(keysym)) nameByKeysymName.set(keysym, names[0]!);
+
+/** The canonical key name for an X keysym name (`Return` is `Enter`, `Prior` is `PageUp`); undefined if unnamed. */
+export function keyNameOfKeysymName(keysymName: string): string | undefined {
+  return nameByKeysymName.get(keysymName);
+}
+
+/** The character a keysym types (the inverse of characterKeysym for printable characters); undefined for others. */
+export function keysymCharacter(keysym: number): string | undefined {
+  if ((keysym >= 0x20 && keysym <= 0x7e) || (keysym >= 0xa0 && keysym <= 0xff)) return String.fromCodePoint(keysym);
+  if (keysym >= 0x01000100 && keysym <= 0x0110ffff) return String.fromCodePoint(keysym - 0x01000000);
+  return undefined;
+}

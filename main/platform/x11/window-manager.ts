@@ -108,6 +108,14 @@ export class X11WindowManager implements WindowManager {
     return pid !== undefined && this.ownProcessIds.has(pid);
   }
 
+  /** Whether the active window (the one keys go to) is one of the inspector's own. */
+  ownsActiveWindow(): boolean {
+    const active = this.activeWindow();
+    if (active === undefined) return false;
+    const pid = this.connection.numbers(active, '_NET_WM_PID')[0];
+    return pid !== undefined && this.ownProcessIds.has(pid);
+  }
+
   async activate(id: WindowId, options: { waitMs?: number } = {}): Promise<void> {
     const c = this.connection;
     this.requireWindow(id);

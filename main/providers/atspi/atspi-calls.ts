@@ -36,6 +36,8 @@ export const IFACE = {
 
 /** ATSPI_COORD_TYPE_SCREEN: desktop coordinates. */
 export const COORD_SCREEN = 0;
+/** AtspiScrollType ATSPI_SCROLL_ANYWHERE: the least scrolling that brings the element into view. */
+export const SCROLL_ANYWHERE = 6;
 
 export function isNullRef(ref: ObjectRef | undefined): boolean {
   return !ref || ref[1] === NULL_PATH || ref[0] === '';
@@ -246,6 +248,14 @@ export class AtspiCalls {
   }
   async grabFocus(ref: ObjectRef): Promise<boolean> {
     const [ok] = await this.call(ref, IFACE.Component, 'GrabFocus');
+    return ok === true;
+  }
+  /**
+   * Component.ScrollTo (at-spi2 2.30): the application scrolls the element into view; false when it does not
+   * implement scrolling for it (ATK's default, GTK 3 widgets).
+   */
+  async scrollTo(ref: ObjectRef, scrollType = SCROLL_ANYWHERE): Promise<boolean> {
+    const [ok] = await this.call(ref, IFACE.Component, 'ScrollTo', 'u', [scrollType]);
     return ok === true;
   }
   async getLayer(ref: ObjectRef): Promise<number> {

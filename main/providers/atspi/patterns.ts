@@ -1,4 +1,5 @@
 import { InspectorError } from '../../../shared/model/errors.js';
+import type { Rect } from '../../../shared/model/values.js';
 import type { ActionRequest } from '../../core/provider.js';
 import type { WindowManager } from '../../core/platform.js';
 import type { AttributeContext } from './attributes.js';
@@ -64,6 +65,7 @@ export function supportedPatterns(ctx: PatternContext): string[] {
   if (component) patterns.push('ActivationTarget');
   if (component && hasState(states, S.Focusable)) patterns.push('Focusable');
   if (hasState(states, S.Expandable) && action) patterns.push('Expandable');
+  if (component && !isWindowRole(data.role)) patterns.push('ScrollItem');
   if (windowLike) patterns.push(...WINDOW_PATTERNS);
   return patterns;
 }
@@ -106,6 +108,23 @@ async function resolveWindow(ctx: PatternContext): Promise<number> {
     });
   }
   return id;
+}
+
+/** How long scrollIntoView waits for the element to move; an element already in view does not. */
+const SCROLL_SETTLE_MS = 1000;
+const SCROLL_POLL_MS = 20;
+
+/**
+ * Chromium answers ScrollTo before its renderer has scrolled, and scrolling sends no event the provider hears: the
+ * action is done once the element's extents moved (or SCROLL_SETTLE_MS passed: it was in view already).
+ */
+async function untilMoved(calls: PatternContext['calls'], ref: NodeData['ref'], before: Rect): Promise<void> {
+  const deadline = performance.now() + SCROLL_SETTLE_MS;
+  while (performance.now() < deadline) {
+    const now = await calls.getExtents(ref);
+    if (now.x !== before.x || now.y !== before.y) return;
+    await new Promise((resolve) => setTimeout(resolve, SCROLL_POLL_MS));
+  }
 }
 
 export async function performAction(ctx: PatternContext, request: ActionRequest): Promise<void> {
@@ -168,6 +187,20 @@ export async function performAction(ctx: PatternContext, request: ActionRequest)
       const ok = await calls.setTextContents(data.ref, '');
       if (!ok) throw new InspectorError('action-failed', 'clear: the application refused to clear the text');
       return;
+    }
+    case 'scrollIntoView': {
+      need('ScrollItem');
+      const before = await calls.getExtents(data.ref);
+      // An application without ScrollTo answers UnknownMethod, which the D-Bus client reports as unsupported.
+      const scrolled = await calls.scrollTo(data.ref);
+      if (!scrolled) {
+        throw new InspectorError(
+          'unsupported',
+          'scrollIntoView: the application does not scroll this element into view (Component.ScrollTo answered false)',
+          { runtimeId: data.key },
+        );
+      }
+      return untilMoved(calls, data.ref, before);
     }
     case 'minimize':
       need('Minimizable');

@@ -302,6 +302,11 @@ export class MockNode implements ProviderNode {
         this.set(AttributeNames.IsExpanded, uiBool(action === 'expand'));
         changed.push(AttributeNames.IsExpanded);
         break;
+      case 'scrollIntoView':
+        this.require('ScrollItem', 'scroll into view');
+        this.set(AttributeNames.IsInView, uiBool(true));
+        changed.push(AttributeNames.IsInView);
+        break;
       case 'select':
         this.require('Selectable', 'be selected');
         for (const sibling of this.parent?.children_ ?? []) {

@@ -7,7 +7,7 @@ import { listPlatformFactories, selectPlatformFactory } from '../../../core/regi
 import { scaleFromResources, unionRects } from '../desktop-info.js';
 import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory.js';
 import { frameBars } from '../highlight.js';
-import { characterKeysym, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
+import { characterKeysym, keyNameOfKeysymName, keysymCharacter, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
 import { intersectRect, toBgra } from '../screenshot.js';
 import { detectDisplayServer } from '../display-server.js';
 
@@ -48,7 +48,16 @@ describe('X11 session detection', () => {
     assert.equal(bundle.screenshot, undefined);
     assert.deepEqual(
       bundle.unavailable.map((u) => u.device),
-      ['pointer', 'keyboard', 'screenshot', 'highlight', 'windowManager', 'desktopInfo', 'pointerCapture'],
+      [
+        'pointer',
+        'keyboard',
+        'screenshot',
+        'highlight',
+        'windowManager',
+        'desktopInfo',
+        'pointerCapture',
+        'inputRecorder',
+      ],
     );
     for (const entry of bundle.unavailable) assert.match(entry.reason, /Wayland without XWayland.*needs an X server/);
     await bundle.shutdown();
@@ -89,6 +98,15 @@ describe('X11 session detection', () => {
 });
 
 describe('X11 key names', () => {
+  it('names recorded keysyms as the keyboard sequence syntax does, and gives their characters back', () => {
+    assert.equal(keyNameOfKeysymName('Return'), 'Enter');
+    assert.equal(keyNameOfKeysymName('Prior'), 'PageUp');
+    assert.equal(keyNameOfKeysymName('KP_Enter'), 'NumPadEnter');
+    assert.equal(keyNameOfKeysymName('XF86Calculator'), undefined);
+    for (const char of ['a', 'Z', '~', 'é', '€', '😀']) assert.equal(keysymCharacter(characterKeysym(char)), char);
+    assert.equal(keysymCharacter(0xff0d), undefined); // Return types no character of its own
+  });
+
   it('maps cross-platform names case-insensitively to keysyms', () => {
     assert.deepEqual(lookupKeyName('enter'), { name: 'Enter', keysym: 'Return' });
     assert.deepEqual(lookupKeyName('ESC'), { name: 'Escape', keysym: 'Escape' });
