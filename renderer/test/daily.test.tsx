@@ -11,6 +11,7 @@ import { afterEach, test } from 'node:test';
 import { act, cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { StoresContext } from '../app-context.js';
 import { AttributesPanel } from '../components/AttributesPanel.js';
+import { ExportPanel } from '../components/ExportPanel.js';
 import { Tabs } from '../components/Tabs.js';
 import { TreeView } from '../components/TreeView.js';
 import { codeSnippet } from '../model/code-snippet.js';
@@ -159,8 +160,17 @@ test('tree rows tell alike rows apart; typing jumps to a row; the cold start say
   const { client } = await connectedHost(t, { mockFile: writeDailyTree(t) });
   const inspector = createInspector(client);
   t.after(async () => inspector.stop());
-  const screen = show(inspector, <TreeView />);
+  const screen = show(
+    inspector,
+    <>
+      <TreeView />
+      <ExportPanel />
+    </>,
+  );
+  // Before the host answered: what the inspector waits for, and no verdict on what the host can do.
   assert.ok(screen.getByText('Connecting to the inspector host…'));
+  assert.ok(screen.getByText('Waiting for the inspector host…'));
+  assert.equal(screen.queryByText(/does not generate locators/), null);
   await act(async () => {
     await inspector.start();
     await client.evaluate('//*').done;
@@ -193,6 +203,15 @@ test('tree rows tell alike rows apart; typing jumps to a row; the cold start say
   );
   assert.match(browsers()[1]!.textContent ?? '', /this inspector/);
   assert.match(browsers()[0]!.getAttribute('aria-description') ?? '', /“News - Chromium”/);
+  // A node revealed from elsewhere is scrolled to the middle; keyboard moves only into view.
+  assert.equal(inspector.stores.tree.getState().scrollRequest?.align, 'center');
+  await act(() =>
+    inspector.stores.tree
+      .getState()
+      .key('ArrowDown')
+      .then(() => undefined),
+  );
+  assert.equal(inspector.stores.tree.getState().scrollRequest?.align, 'auto');
   // Type-to-jump: "fa" selects the "Far away" button, "n" then the next row starting with n.
   fireEvent.keyDown(tree, { key: 'f' });
   fireEvent.keyDown(tree, { key: 'a' });
