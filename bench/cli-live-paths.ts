@@ -6,7 +6,10 @@
 // `node -e 0` as the floor.
 //
 //   node dist/bench/cli-live-paths.js [--rows 2000] [--repeat 5] [--cli bin/platynui-inspector] [--vs <other cli>]
+//                                     [--only <path prefixes>]
 // --vs times a second build of the CLI (e.g. the main branch's bin/platynui-inspector) beside this one, interleaved.
+// --only snapshot.all,query.button times only the paths whose names start with one of these (libatspi's warm walks
+// always run; its cold walk only with a cold path).
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +74,11 @@ async function main(): Promise<void> {
     { label: 'cli', bin: path.resolve(option('--cli') ?? path.join(projectRoot(), 'bin', 'platynui-inspector')) },
   ];
   const vs = option('--vs');
+  const only = option('--only')
+    ?.split(',')
+    .map((prefix) => prefix.trim())
+    .filter((prefix) => prefix !== '');
+  const wanted = (name: string) => !only || only.some((prefix) => name.startsWith(prefix));
   if (vs) clis.push({ label: 'vs', bin: path.resolve(vs) });
 
   const stopSession = await joinDesktopSession();
@@ -109,25 +117,28 @@ async function main(): Promise<void> {
       loads.push(os.loadavg()[0] as number);
       record('node.floor', await run(node, ['-e', '0']));
       // Cold: a fresh Chromium for each cold sample (libatspi's cold walk included).
+      const coldPaths: Array<[string, string[]]> = [
+        ['snapshot.default.cold', ['snapshot', app, '--format', 'json']],
+        ['query.button.cold', ['query', button, '--stats']],
+      ];
       for (const { label, bin } of clis) {
-        let page = await launch();
-        try {
-          record(`${label}.snapshot.default.cold`, await cli(bin, ['snapshot', app, '--format', 'json']));
-        } finally {
-          await page.stop();
-        }
-        page = await launch();
-        try {
-          record(`${label}.query.button.cold`, await cli(bin, ['query', button, '--stats']));
-        } finally {
-          await page.stop();
+        for (const [name, args] of coldPaths) {
+          if (!wanted(name)) continue;
+          const page = await launch();
+          try {
+            record(`${label}.${name}`, await cli(bin, args));
+          } finally {
+            await page.stop();
+          }
         }
       }
-      const coldPage = await launch();
-      try {
-        record('libatspi.snapshot.cold', await libatspi(coldPage.pid, 'role,name,states'));
-      } finally {
-        await coldPage.stop();
+      if (wanted('snapshot.default.cold')) {
+        const coldPage = await launch();
+        try {
+          record('libatspi.snapshot.cold', await libatspi(coldPage.pid, 'role,name,states'));
+        } finally {
+          await coldPage.stop();
+        }
       }
       // Warm: one Chromium, walked once, then every command in turn.
       const page = await launch();
@@ -152,6 +163,7 @@ async function main(): Promise<void> {
         // Each command by every build in turn (the order alternating per round), so load hits them alike.
         const order = round % 2 === 0 ? clis : [...clis].reverse();
         for (const [name, args] of commands) {
+          if (!wanted(name)) continue;
           for (const { label, bin } of order) record(`${label}.${name}`, await cli(bin, args));
         }
       } finally {

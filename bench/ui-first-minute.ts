@@ -58,6 +58,27 @@ async function statusMatches(page: Page, pattern: RegExp, timeoutMs = 60_000): P
   return (await handle.jsonValue()) as string;
 }
 
+/** --trace: each API request of the page with the time it was sent and answered (from page.goto), to stderr. */
+function traceRequests(page: Page, started: number): void {
+  const at = () => Math.round(performance.now() - started);
+  page.on('requestfinished', (request) =>
+    process.stderr.write(`${at()} ms loaded ${request.url().split('/').pop()}\n`),
+  );
+  page.on('websocket', (socket) => {
+    const methods = new Map<number, string>();
+    socket.on('framesent', ({ payload }) => {
+      const message = JSON.parse(String(payload)) as { id: number; method: string };
+      methods.set(message.id, message.method);
+      process.stderr.write(`${at()} ms -> ${message.method} ${message.id}\n`);
+    });
+    socket.on('framereceived', ({ payload }) => {
+      const message = JSON.parse(String(payload)) as { kind: string; id?: number };
+      if (message.kind === 'response')
+        process.stderr.write(`${at()} ms <- ${methods.get(message.id!)} ${message.id}\n`);
+    });
+  });
+}
+
 /** Picks the query's one result in the console (which reveals and selects it in the tree). */
 async function selectByQuery(page: Page, xpath: string): Promise<void> {
   await typeXPath(page, xpath);
@@ -84,6 +105,7 @@ async function liveSample(browser: Browser, env: NodeJS.ProcessEnv): Promise<voi
     const page = await context.newPage();
     noteLoad();
     const started = performance.now();
+    if (process.argv.includes('--trace')) traceRequests(page, started);
     await page.goto(url);
     await page.getByRole('treeitem', { name: CHROMIUM_ROW, exact: true }).waitFor({ timeout: 60_000 });
     add('first_rows', performance.now() - started);
@@ -152,12 +174,15 @@ async function warmQuery(page: Page, xpath: string): Promise<{ ms: number; count
       items?: unknown[];
     }
     interface Client {
-      evaluate(xpath: string, options: { onItems?: (items: unknown[]) => void }): { done: Promise<Answer> };
+      evaluate(
+        xpath: string,
+        options: { pageSize?: number; onItems?: (items: unknown[]) => void },
+      ): { done: Promise<Answer> };
     }
     const client = (window as unknown as { __inspector: { stores: { client: Client } } }).__inspector.stores.client;
     let streamed = 0;
     const started = performance.now();
-    const answer = await client.evaluate(query, { onItems: (items) => (streamed += items.length) }).done;
+    const answer = await client.evaluate(query, { pageSize: 500, onItems: (items) => (streamed += items.length) }).done;
     const ms = performance.now() - started;
     return { ms, count: answer.count, firstPage: answer.items?.length ?? streamed };
   }, xpath);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { printLoad } from './_cli.js';
 import { percentile, print } from './_stats.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -116,7 +117,7 @@ async function ours(): Promise<{ firstRows: number; gtkRow: number; url: number 
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   try {
-    const url = await waitForOutput(child, /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/, 30_000);
+    const url = await waitForOutput(child, /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/, 30_000);
     const urlMs = performance.now() - started;
     await page.goto(url);
     const tree = page.getByRole('tree');
@@ -151,6 +152,7 @@ async function baseline(): Promise<number> {
   }
 }
 
+printLoad('before');
 const samples = { firstRows: [] as number[], gtkRow: [] as number[], url: [] as number[], baseline: [] as number[] };
 try {
   for (let run = 0; run < RUNS; run++) {
@@ -163,6 +165,7 @@ try {
 } finally {
   await browser.close();
 }
+printLoad('after');
 const median = (values: number[]) => percentile(values, 50);
 print('virtual_desktop_serve_to_address_median', median(samples.url), 'ms');
 print('virtual_desktop_serve_to_first_rows_median', median(samples.firstRows), 'ms');

@@ -5,6 +5,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../shared/api/client.js';
 import type { DetailsStore } from './stores/details-store.js';
 import type { LocatorsStore } from './stores/locators-store.js';
+import type { ScreenStore } from './stores/screen-store.js';
 import type { SelectionHighlightStore } from './stores/selection-highlight.js';
 import type { SessionStore } from './stores/session-store.js';
 import type { SettingsStore } from './stores/settings-store.js';
@@ -19,6 +20,7 @@ export interface Stores {
   session: SessionStore;
   settings: SettingsStore;
   locators: LocatorsStore;
+  screen: ScreenStore;
   /** The selected element outlined on screen, and where it is. */
   highlight: SelectionHighlightStore;
 }

@@ -24,6 +24,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { KeptResults } from './kept-results.js';
 import { sessionCapabilities } from './capabilities.js';
+import { EventStream } from './event-stream.js';
 import type { InspectorSession } from './session.js';
 import { packageVersion } from '../services/package-info.js';
 
@@ -60,6 +61,8 @@ export class InspectorDispatcher {
   /** The session this connection looks at: the live one, or a snapshot it opened (read-only, offline). */
   private session: InspectorSession;
   private snapshot: InspectorSession | undefined;
+  /** The connection's event subscription (`events.subscribe`), on the session it looks at. */
+  private events: EventStream | undefined;
   /** Snapshot sessions still shutting down (their XPath worker can take seconds to stop on a busy machine). */
   private readonly closing = new Set<Promise<void>>();
 
@@ -76,6 +79,7 @@ export class InspectorDispatcher {
   private view(session: InspectorSession): void {
     for (const controller of this.evaluations.values()) controller.abort();
     this.kept.clear();
+    this.stopEvents();
     this.unsubscribe();
     this.session = session;
     this.unsubscribe = session.subscribe((event) => this.sendEvent(event));
@@ -280,6 +284,17 @@ export class InspectorDispatcher {
         return { rects: all, shown };
       },
       'highlight.clear': async () => ({ cleared: await session.clearHighlight() }),
+      'events.subscribe': async ({ types, xpath }) => {
+        this.stopEvents();
+        const stream = await EventStream.start(session, { types, xpath }, (event) => this.sendEvent(event));
+        if (this.closed || this.session !== session) {
+          stream.close();
+          throw new InspectorError('cancelled', 'the connection closed or changed what it looks at');
+        }
+        this.events = stream;
+        return { subscribed: true, bufferLimit: stream.bufferLimit };
+      },
+      'events.unsubscribe': async () => ({ unsubscribed: this.stopEvents() }),
       'pick.start': async ({ intervalMs }) => ({
         started: true,
         ...(await session.startPicking(this, (event) => this.sendEvent(event), intervalMs)),
@@ -387,6 +402,13 @@ export class InspectorDispatcher {
     };
   }
 
+  private stopEvents(): boolean {
+    const events = this.events;
+    this.events = undefined;
+    events?.close();
+    return events !== undefined;
+  }
+
   /** Cancels this connection's evaluations, stops its picking, clears its highlight. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -395,6 +417,7 @@ export class InspectorDispatcher {
     this.kept.clear();
     if (this.live.picker?.belongsTo(this)) this.live.picker.stop('the connection closed');
     this.closed = true;
+    this.stopEvents();
     const snapshot = this.snapshot;
     this.snapshot = undefined;
     this.unsubscribe();

@@ -31,6 +31,8 @@ export interface HostLimits {
   pingIntervalMs: number;
   /** Pixels of one `screen.capture` image (width × height after scaling). */
   maxScreenPixels: number;
+  /** Accessibility events waiting for one connection's subscription; past it the oldest are dropped (counted). */
+  eventBuffer: number;
 }
 
 export type LimitName = keyof HostLimits;
@@ -60,6 +62,7 @@ export const LIMITS: { readonly [K in LimitName]: LimitDefinition } = {
   sendBufferBytes: { default: 32 * MiB, min: 64 * 1024, max: 1024 * MiB, option: '--send-buffer-bytes' },
   pingIntervalMs: { default: 30_000, min: 100, max: 3_600_000, option: '--ping-interval' },
   maxScreenPixels: { default: 3840 * 2160, min: 64 * 64, max: 8192 * 8192, option: '--max-screen-pixels' },
+  eventBuffer: { default: 5000, min: 100, max: 1_000_000, option: '--event-buffer' },
 };
 
 export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];

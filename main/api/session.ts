@@ -21,6 +21,7 @@ import { FocusAnnouncer } from './focus-announcer.js';
 import { HighlightOwnership, type HighlightFallback } from './highlight-ownership.js';
 import { NodeSummaries } from './node-summaries.js';
 import { Picker } from './picker.js';
+import { TreeWarmer } from './tree-warmer.js';
 import { TreeChangeBatcher } from './tree-change-batcher.js';
 
 export { defaultSettingsFile } from '../services/settings.js';
@@ -41,6 +42,11 @@ export interface SessionOptions {
   settings?: SettingsStore;
   /** The session shows this snapshot, read-only (see openSnapshot). */
   snapshotName?: string;
+  /**
+   * An interactive host (serve, the Electron shell): load the applications' trees and the locator attributes in
+   * the background once the desktop's children were listed (see TreeWarmer).
+   */
+  warmTree?: boolean;
 }
 
 export type SessionListener = (event: InspectorEvent) => void;
@@ -58,6 +64,8 @@ export class InspectorSession {
   hostStop: (() => void) | undefined;
   /** The snapshot this session shows, read-only and offline; undefined for a live session. */
   snapshotName: string | undefined;
+  /** Loads the tree in the background once the desktop was listed (interactive hosts only). */
+  warmer: TreeWarmer | undefined;
 
   private constructor(
     readonly runtime: Runtime,
@@ -101,6 +109,7 @@ export class InspectorSession {
     }
     const session = new InspectorSession(runtime, xpath, store, overrides);
     session.snapshotName = options.snapshotName;
+    if (options.warmTree) session.warmer = new TreeWarmer(runtime, xpath, () => session.limits.evaluationTimeoutMs);
     return session;
   }
 
@@ -150,7 +159,13 @@ export class InspectorSession {
   }
 
   structuralChildren(node: RuntimeNode, refresh = false): Promise<readonly RuntimeNode[]> {
-    return this.summaries.structuralChildren(node, refresh);
+    const listed = this.summaries.structuralChildren(node, refresh);
+    if (this.warmer && node === this.runtime.desktop)
+      void listed.then(
+        () => this.warmer?.desktopListed(),
+        () => undefined,
+      );
+    return listed;
   }
 
   summarize(node: RuntimeNode): NodeSummary {
@@ -231,6 +246,7 @@ export class InspectorSession {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.warmer?.stop();
     this.changes.close();
     this.unsubscribe();
     this.picker?.stop('the host is shutting down');

@@ -102,7 +102,7 @@ function writeTrees(
 }
 
 /** Writes a file through `body`; a file that cannot be written is an error naming the option, the file and why. */
-function writeToFile(file: string, option: string, body: (write: (chunk: string) => void) => void): void {
+export function writeToFile(file: string, option: string, body: (write: (chunk: string) => void) => void): void {
   let fd: number;
   try {
     fd = openSync(file, 'w');

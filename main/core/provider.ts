@@ -1,6 +1,7 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
+import type { UiEventChange, UiEventType } from '../../shared/model/ui-events.js';
 import type { BackendOptions } from './backend-options.js';
 import type { WindowManager } from './platform.js';
 
@@ -84,6 +85,21 @@ export type ProviderEvent =
 
 export type ProviderEventListener = (event: ProviderEvent) => void;
 
+/**
+ * One change an application reported, typed (one kind per change; shared/model/ui-events.ts). A text-changed change
+ * may carry text: the event service drops it for secure nodes before anything shows it.
+ */
+export type ProviderUiEvent = UiEventChange & { runtimeId: string };
+export type ProviderUiEventListener = (event: ProviderUiEvent) => void;
+
+/** What an event record says about its node; read on demand for nodes the provider does not hold. */
+export interface NodeDescription {
+  namespace: Namespace;
+  role: string;
+  name: string;
+  isSecure: boolean;
+}
+
 export interface ProviderStatus {
   state: 'ready' | 'degraded' | 'unavailable';
   message?: string;
@@ -98,6 +114,13 @@ export interface UiTreeProvider {
    */
   roots(): Promise<readonly ProviderNode[]>;
   subscribe(listener: ProviderEventListener): () => void;
+  /**
+   * Typed events of these kinds until the returned function is called. Kinds the provider does not need for its own
+   * tree are asked of the applications only while someone watches them. Providers without events leave it out.
+   */
+  watchUiEvents?(types: ReadonlySet<UiEventType>, listener: ProviderUiEventListener): () => void;
+  /** Role, name and security of a node by runtime id (read when not held); undefined when it is gone. */
+  describeNode?(runtimeId: string): Promise<NodeDescription | undefined>;
   status(): ProviderStatus;
   /**
    * Elements containing a desktop point inside the application with this process id, deepest first (for picking);
@@ -168,6 +191,8 @@ export interface ProviderNode {
   /** All attribute values at once; providers may do this in bulk. */
   readAllAttributes?(): Promise<readonly AttributeEntry[]>;
   supportedPatterns(): Promise<readonly string[]>;
+  /** What supportedPatterns() would answer now, when the provider knows it without any call; else undefined. */
+  peekSupportedPatterns?(): readonly string[] | undefined;
   performAction(request: ActionRequest): Promise<void>;
   isValid(): Promise<boolean>;
   /** Discards cached children, attributes and patterns; the next access fetches fresh data. */

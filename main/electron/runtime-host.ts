@@ -32,7 +32,7 @@ export async function runRuntimeHost(
 ): Promise<{ stopped: Promise<void> }> {
   let session: InspectorSession;
   try {
-    session = await InspectorSession.open(options);
+    session = await InspectorSession.open({ ...options, warmTree: true });
   } catch (error) {
     port.postMessage({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
     throw error;

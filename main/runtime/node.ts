@@ -150,6 +150,11 @@ export class RuntimeNode {
     return this.patternsCache;
   }
 
+  /** What supportedPatterns() answers, when the provider knows it without a call (no promise); else undefined. */
+  peekSupportedPatterns(): readonly string[] | undefined {
+    return this.source.peekSupportedPatterns?.();
+  }
+
   /** Every attribute: the provider's, the runtime's own, and the derived aliases. Secret values never appear. */
   attributes(): Promise<readonly AttributeEntry[]> {
     if (!this.attributesCache) {

@@ -1,7 +1,9 @@
 import { HELD_CHECK_ATTRIBUTE_NAMES, onDemandCheckAttributes } from '../../shared/checks/attributes.js';
 import type { CheckConfig } from '../../shared/checks/config.js';
 import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
+import { isShowingByAttributes } from '../../shared/checks/facts.js';
 import { checkTreeFromSnapshot, type CheckNode } from '../../shared/checks/model.js';
+import { attributeKey } from '../../shared/model/namespaces.js';
 import { AttributeNames, type AttributeEntry } from '../../shared/model/attributes.js';
 import { uiArray, uiString } from '../../shared/model/values.js';
 import { InspectorError } from '../../shared/model/errors.js';
@@ -23,7 +25,7 @@ export interface AccessibilityCheckOptions {
   readonly timeoutMs?: number;
   /** Text contrast from a screenshot (default: where the platform takes screenshots). */
   readonly contrast?: boolean;
-  /** Findings that get a verified locator; the rest report none (each locator costs a few verifying queries). */
+  /** Findings that get a verified locator; the rest report none (each locator costs a search and a verifying query). */
   readonly maxLocated?: number;
   /** Best verified locators of live nodes, by runtime id (the locator service). */
   readonly locate: (targets: readonly RuntimeNode[]) => Promise<ReadonlyMap<string, string>>;
@@ -37,26 +39,48 @@ export interface AccessibilityCheckResult {
 
 const DEFAULT_MAX_LOCATED = 500;
 
+function patternsEntry(patterns: readonly string[]): AttributeEntry {
+  return { namespace: 'control', name: AttributeNames.SupportedPatterns, value: uiArray(patterns.map(uiString)) };
+}
+
+function onDemandOf(node: RuntimeNode, held: readonly AttributeEntry[]): readonly string[] {
+  const showing = isShowingByAttributes(
+    new Map(held.map((entry) => [attributeKey(entry.namespace, entry.name), entry.value] as const)),
+  );
+  return onDemandCheckAttributes(node.namespace, node.role, node.name, showing);
+}
+
+function readNamed(node: RuntimeNode, names: readonly string[]): Promise<AttributeEntry[]> {
+  return Promise.all(names.map((name) => node.attributesNamed(name).catch((): readonly AttributeEntry[] => []))).then(
+    (found) => found.flat(),
+  );
+}
+
 /**
- * What the rules read of a node: held values without a promise each (after a bulk load), its patterns, and the
- * attributes that cost a call only where a rule looks at them (a label relation only of a field without a name ...).
+ * What the rules read of a node: held values and patterns without a promise (after a bulk load), and the attributes
+ * that cost a call only where a rule looks at them (bounds of a showing node, a label relation of a field without a
+ * name ...). Synchronous when everything is held.
  */
-async function checkAttributes(node: RuntimeNode): Promise<readonly AttributeEntry[]> {
-  const readNamed = (names: readonly string[]) =>
-    Promise.all(names.map((name) => node.attributesNamed(name).catch((): readonly AttributeEntry[] => [])));
+function checkAttributes(node: RuntimeNode): readonly AttributeEntry[] | Promise<readonly AttributeEntry[]> {
+  const held = node.peekAttributesNamed(HELD_CHECK_ATTRIBUTE_NAMES);
+  const patterns = node.peekSupportedPatterns();
+  if (held && patterns) {
+    const onDemand = onDemandOf(node, held);
+    const heldOnDemand = onDemand.length === 0 ? [] : node.peekAttributesNamed(onDemand);
+    if (heldOnDemand) return [...held, patternsEntry(patterns), ...heldOnDemand];
+    return readNamed(node, onDemand).then((asked) => [...held, patternsEntry(patterns), ...asked]);
+  }
+  return readCheckAttributes(node);
+}
+
+async function readCheckAttributes(node: RuntimeNode): Promise<readonly AttributeEntry[]> {
   const held =
-    node.peekAttributesNamed(HELD_CHECK_ATTRIBUTE_NAMES) ?? (await readNamed(HELD_CHECK_ATTRIBUTE_NAMES)).flat();
-  const onDemand = onDemandCheckAttributes(node.namespace, node.role, node.name);
+    node.peekAttributesNamed(HELD_CHECK_ATTRIBUTE_NAMES) ?? (await readNamed(node, HELD_CHECK_ATTRIBUTE_NAMES));
   const [patterns, asked] = await Promise.all([
     node.supportedPatterns().catch((): readonly string[] => []),
-    readNamed(onDemand),
+    readNamed(node, onDemandOf(node, held)),
   ]);
-  const patternsEntry: AttributeEntry = {
-    namespace: 'control',
-    name: AttributeNames.SupportedPatterns,
-    value: uiArray(patterns.map(uiString)),
-  };
-  return [...held, patternsEntry, ...asked.flat()];
+  return [...held, patternsEntry(patterns), ...asked];
 }
 
 /**
@@ -80,23 +104,43 @@ async function collectWithAncestors(
   return { tree, depth: ancestors.length };
 }
 
-async function ownAttributes(node: RuntimeNode): Promise<AttributeEntry[]> {
-  const attributes: AttributeEntry[] = (await checkAttributes(node)).filter((entry) => !entry.derived);
+function withRuntimeId(node: RuntimeNode, entries: readonly AttributeEntry[]): AttributeEntry[] {
+  const attributes = entries.filter((entry) => !entry.derived);
   attributes.push({ namespace: 'control', name: 'RuntimeId', value: { type: 'String', value: node.runtimeId } });
   return attributes;
 }
 
-async function collect(node: RuntimeNode, runtime: Runtime): Promise<SnapshotNode> {
-  const [attributes, children] = await Promise.all([
-    ownAttributes(node),
-    runtime.peekStructuralChildren(node) ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-  ]);
-  return {
+function ownAttributes(node: RuntimeNode): AttributeEntry[] | Promise<AttributeEntry[]> {
+  const entries = checkAttributes(node);
+  return entries instanceof Promise ? entries.then((read) => withRuntimeId(node, read)) : withRuntimeId(node, entries);
+}
+
+/** A node's subtree as the rules read it; synchronous as far as everything is held (no promise per node then). */
+function collect(node: RuntimeNode, runtime: Runtime): SnapshotNode | Promise<SnapshotNode> {
+  const attributes = ownAttributes(node);
+  const children =
+    runtime.peekStructuralChildren(node) ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []);
+  if (attributes instanceof Promise || children instanceof Promise) {
+    return Promise.all([attributes, children]).then(([read, found]) => assemble(node, read, found, runtime));
+  }
+  return assemble(node, attributes, children, runtime);
+}
+
+function assemble(
+  node: RuntimeNode,
+  attributes: AttributeEntry[],
+  children: readonly RuntimeNode[],
+  runtime: Runtime,
+): SnapshotNode | Promise<SnapshotNode> {
+  const collected = children.map((child) => collect(child, runtime));
+  const shaped = (list: SnapshotNode[]): SnapshotNode => ({
     namespace: node.namespace,
     role: node.role,
     attributes,
-    children: await Promise.all(children.map((child) => collect(child, runtime))),
-  };
+    children: list,
+  });
+  if (collected.some((child) => child instanceof Promise)) return Promise.all(collected).then(shaped);
+  return shaped(collected as SnapshotNode[]);
 }
 
 /**

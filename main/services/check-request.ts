@@ -8,25 +8,12 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { checkAccessibility } from './accessibility-check.js';
-import { locateNodes } from './locate.js';
+import { bestLocatorOfEach } from './locate.js';
 import { packageVersion } from './package-info.js';
 
 /** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
 export function checkTool(): { name: string; version: string } {
   return { name: 'PlatynUI Inspector', version: packageVersion() };
-}
-
-/** Best verified locators of live nodes, by runtime id (what every finding's `locator` is). */
-export async function bestLocators(
-  runtime: Runtime,
-  xpath: XPathService,
-  targets: readonly RuntimeNode[],
-  timeoutMs?: number,
-): Promise<ReadonlyMap<string, string>> {
-  const located = await locateNodes(runtime, xpath, targets, timeoutMs !== undefined ? { timeoutMs } : {});
-  const best = new Map<string, string>();
-  for (const target of located) if (target.locators[0]) best.set(target.runtimeId, target.locators[0].xpath);
-  return best;
 }
 
 /** The protocol's `check`: rules and config validated, the subtree checked, findings capped, the report formatted. */
@@ -55,7 +42,7 @@ export async function checkRequest(
     ...(root ? { root } : {}),
     config,
     ...(params.rules ? { only: new Set(params.rules) } : {}),
-    locate: format ? (targets) => bestLocators(runtime, xpath, targets) : async () => new Map(),
+    locate: format ? (targets) => bestLocatorOfEach(runtime, xpath, targets) : async () => new Map(),
   });
   const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
     rule: finding.rule,

@@ -109,6 +109,19 @@ export async function captureLocatorTree(runtime: Runtime, targets: readonly Run
   return buildLocatorTree(desktop.children.map((child) => toInit(child, byId)));
 }
 
+/** Whether the runtime's XPath engine selects exactly the target with a candidate. */
+function engineCheck(
+  xpath: XPathService,
+  target: RuntimeNode,
+  timeoutMs: number | undefined,
+): (candidate: string) => Promise<{ matches: number; isTarget: boolean }> {
+  return async (candidate) => {
+    const { items } = await xpath.evaluate(candidate, timeoutMs !== undefined ? { timeoutMs } : {});
+    const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+    return { matches: items.length, isTarget: nodes.length === 1 && nodes[0]!.runtimeId === target.runtimeId };
+  };
+}
+
 /** Verified locators kept per node for the tree generation they were made in (at most this many nodes). */
 const LOCATED_PER_GENERATION = 1000;
 const located = new WeakMap<Runtime, { generation: number; targets: Map<string, Promise<ExportTarget>> }>();
@@ -171,13 +184,7 @@ async function makeLocators(
     const proposed = node ? proposeLocators(index, node) : [];
     const locators = await verifyLocators(
       proposed,
-      async (candidate) => {
-        const { items } = await xpath.evaluate(candidate, {
-          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        });
-        const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
-        return { matches: items.length, isTarget: nodes.length === 1 && nodes[0]!.runtimeId === target.runtimeId };
-      },
+      engineCheck(xpath, target, options.timeoutMs),
       index.config.maxResults,
     );
     out.push({
@@ -190,6 +197,35 @@ async function makeLocators(
     });
   }
   return out;
+}
+
+/**
+ * The best verified locator of each target, by runtime id (what a check finding names), made for many targets at
+ * once: from the per-generation capture of the priority attributes (no target's every attribute is read), a search
+ * that stops after a few candidates, and verification that stops at the first candidate the engine confirms.
+ */
+export async function bestLocatorOfEach(
+  runtime: Runtime,
+  xpath: XPathService,
+  targets: readonly RuntimeNode[],
+  options: { timeoutMs?: number } = {},
+): Promise<ReadonlyMap<string, string>> {
+  const best = new Map<string, string>();
+  if (targets.length === 0) return best;
+  const tree = await captureLocatorTree(runtime);
+  const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
+  const index = new LocatorIndex(tree, { maxResults: 1 });
+  for (const target of targets) {
+    const node = byKey.get(target.runtimeId);
+    if (!node) continue;
+    const [locator] = await verifyLocators(
+      proposeLocators(index, node),
+      engineCheck(xpath, target, options.timeoutMs),
+      1,
+    );
+    if (locator) best.set(target.runtimeId, locator.xpath);
+  }
+  return best;
 }
 
 /** The nodes an XPath selects, each with its verified locators (CLI `locate`). */

@@ -13,9 +13,7 @@ import { Tabs, type TabSpec } from './Tabs.js';
 import { useSlice, useStores } from '../app-context.js';
 import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
-import { ChecksPanel } from './ChecksPanel.js';
-import { ExportPanel } from './ExportPanel.js';
-import { PatternsPanel } from './PatternsPanel.js';
+import { SidePane } from './SidePane.js';
 import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
@@ -80,16 +78,6 @@ export const NARROW_WIDTH = 1200;
 function useNarrow(): boolean {
   return useMediaQuery(`(max-width: ${NARROW_WIDTH - 1}px)`);
 }
-
-/**
- * The views of the side pane, most used first. Wide windows show them one under the other, narrow ones as tabs:
- * a new view is one more entry.
- */
-const SIDE_VIEWS: readonly TabSpec[] = [
-  { id: 'export', title: 'Export', render: () => <ExportPanel /> },
-  { id: 'patterns', title: 'Patterns', render: () => <PatternsPanel /> },
-  { id: 'checks', title: 'Checks', render: () => <ChecksPanel /> },
-];
 
 /** The views under the details (the XPath console first); with more than one they are tabs. */
 function consoleViews(dark: boolean, shown: boolean): TabSpec[] {
@@ -364,11 +352,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
             </Panel>
             <Splitter panel="details" orientation="vertical" min={220} max={900} invert label="Resize patterns" />
             <Panel className="pane-side" style={{ width: `min(${panels.details}px, 30vw)` }}>
-              {narrow ? (
-                <Tabs label="Element tools" tabs={SIDE_VIEWS} />
-              ) : (
-                SIDE_VIEWS.map((view) => <div key={view.id}>{view.render()}</div>)
-              )}
+              <SidePane narrow={narrow} />
             </Panel>
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />

@@ -5,6 +5,8 @@ export interface TabSpec {
   id: string;
   title: string;
   render: () => ReactNode;
+  /** false: unmounted while hidden (a view that works only while seen, such as the live Screen). */
+  keepMounted?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export function Tabs({ label, tabs, className }: { label: string; tabs: readonly
         ))}
       </div>
       {tabs
-        .filter((tab) => tab.id === current.id || opened.has(tab.id))
+        .filter((tab) => tab.id === current.id || (opened.has(tab.id) && tab.keepMounted !== false))
         .map((tab) => (
           <div
             key={tab.id}

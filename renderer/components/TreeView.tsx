@@ -44,7 +44,7 @@ export function rowStartingWith(rows: readonly TreeRow[], prefix: string, from: 
 }
 
 export function TreeView() {
-  const { tree, session, highlight } = useStores();
+  const { tree, session, highlight, screen } = useStores();
   const rows = useSlice(tree, (s) => s.rows);
   // Secondary texts read loaded children: they follow every change of the tree.
   useSlice(tree, (s) => s.version);
@@ -121,6 +121,13 @@ export function TreeView() {
     [tree],
   );
   const onToggle = useCallback((id: string) => void tree.getState().toggle(id), [tree]);
+  // The Screen panel outlines the row under the pointer (read from the row's data attribute: rows stay memoized).
+  const hoveredRow = useRef<string | undefined>(undefined);
+  const hoverRow = (id: string | undefined) => {
+    if (id === hoveredRow.current) return;
+    hoveredRow.current = id;
+    if (screen.getState().visible || !id) void screen.getState().showHoveredRow(id);
+  };
 
   return (
     <div className="tree-panel">
@@ -162,6 +169,10 @@ export function TreeView() {
         aria-keyshortcuts="F6"
         aria-busy={expandingAll || undefined}
         onKeyDown={onKeyDown}
+        onMouseOver={(event) =>
+          hoverRow((event.target as HTMLElement).closest<HTMLElement>('[data-runtime-id]')?.dataset.runtimeId)
+        }
+        onMouseLeave={() => hoverRow(undefined)}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {

@@ -192,7 +192,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
 }
 
 function HighlightAll() {
-  const { xpath, client, session } = useStores();
+  const { xpath, client, session, screen } = useStores();
   const count = useSlice(xpath, (s) => s.count);
   const evaluationId = useSlice(xpath, (s) => s.evaluationId);
   return (
@@ -203,7 +203,10 @@ function HighlightAll() {
         // Every result, from the host's copy of them: the page holds only the pages shown.
         if (evaluationId === undefined) return;
         void client.highlight({ evaluationId, durationMs: HIGHLIGHT_MS }).then(
-          ({ rects }) => session.getState().say(`Highlighted ${rects.length} elements`),
+          ({ rects }) => {
+            screen.getState().showHighlighted(rects, HIGHLIGHT_MS);
+            session.getState().say(`Highlighted ${rects.length} elements`);
+          },
           (e: unknown) => session.getState().say(`Highlight failed: ${String(e)}`, 'error'),
         );
       }}

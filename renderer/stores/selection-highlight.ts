@@ -4,6 +4,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
+import type { Rect } from '../../shared/model/values.js';
 import { errorOf } from '../model/errors.js';
 import { HIGHLIGHT_MS, placementOf, type Placement } from '../model/placement.js';
 import { selectCapabilities, type SessionStore } from './session-store.js';
@@ -26,7 +27,13 @@ export const SELECTION_REST_MS = 150;
 
 export function createSelectionHighlight(
   client: InspectorClient,
-  stores: { tree: TreeStore; session: SessionStore; settings: SettingsStore },
+  stores: {
+    tree: TreeStore;
+    session: SessionStore;
+    settings: SettingsStore;
+    /** Told what was outlined (the Screen view draws it too). */
+    onOutlined?: (rects: Rect[]) => void;
+  },
   restMs = SELECTION_REST_MS,
 ): { store: SelectionHighlightStore; stop(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -36,6 +43,7 @@ export function createSelectionHighlight(
     const mine = ++ticket;
     try {
       const { rects } = await client.highlight({ runtimeIds: [id], durationMs: HIGHLIGHT_MS });
+      stores.onOutlined?.(rects);
       if (mine !== ticket) return;
       const screens = stores.session.getState().info?.screens ?? [];
       store.setState({ runtimeId: id, placement: placementOf(rects, screens), error: undefined });

@@ -293,6 +293,19 @@ export function createTreeStore(client: InspectorClient): TreeStore {
       return [...ancestors.nodes, node];
     };
 
+    /** The chain from the root to a node the tree has loaded already (no request); undefined when it has not. */
+    const loadedPathTo = (id: string): NodeSummary[] | undefined => {
+      const s = get();
+      const chain: NodeSummary[] = [];
+      for (let at: string | undefined = id; at !== undefined; at = s.parents.get(at)) {
+        const node = s.nodes.get(at);
+        if (!node || node.stale) return undefined;
+        chain.unshift(node);
+        if (at === s.rootId) return chain;
+      }
+      return undefined;
+    };
+
     const selectIndex = (index: number) => {
       const rows = get().rows;
       if (rows.length === 0) return;
@@ -451,7 +464,7 @@ export function createTreeStore(client: InspectorClient): TreeStore {
       },
 
       async reveal(id, path) {
-        const chain = path ?? (await pathTo(id));
+        const chain = path ?? loadedPathTo(id) ?? (await pathTo(id));
         const s = get();
         for (const view of chain) {
           if (!s.nodes.has(view.runtimeId)) s.nodes.set(view.runtimeId, view);

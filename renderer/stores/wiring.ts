@@ -12,7 +12,9 @@ import type { Vocabulary } from '../xpath/language.js';
 import { createDetailsStore } from './details-store.js';
 import { createLocatorsStore } from './locators-store.js';
 import { errorOf } from '../model/errors.js';
+import { HIGHLIGHT_MS } from '../model/placement.js';
 import { ownApplicationsXPath } from '../model/own-windows.js';
+import { createScreenStore } from './screen-store.js';
 import { createSelectionHighlight } from './selection-highlight.js';
 import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
 import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
@@ -59,7 +61,14 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     ...(options.xpathDebounceMs !== undefined ? { debounceMs: options.xpathDebounceMs } : {}),
   });
   const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
-  const selectionHighlight = createSelectionHighlight(client, { tree, session, settings });
+  const screen = createScreenStore(client);
+  // What is outlined on the real screen is outlined in the Screen view too.
+  const selectionHighlight = createSelectionHighlight(client, {
+    tree,
+    session,
+    settings,
+    onOutlined: (rects) => screen.getState().showHighlighted(rects, HIGHLIGHT_MS),
+  });
   const stores: Stores = {
     client,
     tree,
@@ -68,6 +77,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     session,
     settings,
     locators,
+    screen,
     highlight: selectionHighlight.store,
   };
 
@@ -110,6 +120,31 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
       }
       void details.getState().show(node);
     }),
+  );
+
+  // The Screen panel draws boxes for the selected node and the XPath matches while it is visible.
+  const matchIds = () =>
+    xpath
+      .getState()
+      // The pages fetched so far (the first 500 at least): the host keeps the rest.
+      .results.map((r) => (r?.type === 'node' ? r.node.runtimeId : r?.type === 'attribute' ? r.owner.runtimeId : ''))
+      .filter(Boolean);
+  offs.push(
+    tree.subscribe((state, previous) => {
+      if (screen.getState().visible && state.selectedId !== previous.selectedId)
+        void screen.getState().showSelected(state.selectedId);
+    }),
+    xpath.subscribe((state, previous) => {
+      const changed = state.status !== previous.status || state.results !== previous.results;
+      if (screen.getState().visible && changed && state.status !== 'running')
+        void screen.getState().showMatches(matchIds());
+    }),
+    screen.subscribe((state, previous) => {
+      if (!state.visible || previous.visible) return;
+      void screen.getState().showSelected(tree.getState().selectedId);
+      void screen.getState().showMatches(matchIds());
+    }),
+    () => screen.getState().dispose(),
   );
 
   // Attribute names seen on any node shown so far: completions offer them after `@`.

@@ -175,6 +175,8 @@ export class InspectorClient {
   scrollScreen = (x: number, y: number, deltaX: number, deltaY: number) =>
     this.request('screen.scroll', { x, y, deltaX, deltaY });
   typeKeys = (keys: string) => this.request('screen.type', { keys });
+  subscribeEvents = (filter: ParamsInput<'events.subscribe'> = {}) => this.request('events.subscribe', filter);
+  unsubscribeEvents = () => this.request('events.unsubscribe');
 
   /** Starts an evaluation; items stream to `onItems` before `done` resolves. */
   evaluate(xpath: string, options: EvaluateOptions = {}): EvaluationHandle {

@@ -3,6 +3,7 @@ import { checkJsonShape, type JsonShapeLimits, type JsonShapeProblem } from './j
 import type { UiValue } from '../model/values.js';
 import { ERROR_CODES } from '../model/errors.js';
 import { CHECK_FORMATS } from '../checks/model.js';
+import { UI_EVENT_TYPES } from '../model/ui-events.js';
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -373,6 +374,19 @@ export const methods = {
   },
   'highlight.clear': { params: empty, result: z.object({ cleared: z.boolean() }) },
   /**
+   * Typed accessibility events (`ui.events`) for this connection until `events.unsubscribe`; a new subscription
+   * replaces the connection's one. `types` (default: all) and `xpath` (only the selected elements and their
+   * descendants) filter; at most `limits.eventBuffer` events wait for the connection (oldest dropped, counted).
+   */
+  'events.subscribe': {
+    params: z.strictObject({
+      types: z.array(z.enum(UI_EVENT_TYPES)).max(UI_EVENT_TYPES.length).optional(),
+      xpath: z.string().min(1).max(10_000).optional(),
+    }),
+    result: z.object({ subscribed: z.boolean(), bufferLimit: z.number().int() }),
+  },
+  'events.unsubscribe': { params: empty, result: z.object({ unsubscribed: z.boolean() }) },
+  /**
    * Follows the pointer: `pick.hover` events until `pick.stop`, `pick.select` or a `pick.selected`. Where the
    * platform can capture the pointer (X11), a left click in any application selects the element under it (the
    * click never reaches the application), the wheel cycles the stack, a right click or Escape cancels
@@ -555,6 +569,16 @@ export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 // ---------------------------------------------------------------------------------------------------------------
 // Events
 
+const UiEventNodeSchema = z.object({ runtimeId: z.string(), role: z.string().nullable(), name: z.string().nullable() });
+export const UiEventRecordSchema = z.object({
+  time: z.string(),
+  type: z.enum(UI_EVENT_TYPES),
+  runtimeId: z.string(),
+  role: z.string().nullable(),
+  name: z.string().nullable(),
+  detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), UiEventNodeSchema])),
+});
+
 export const TreeChangeSchema = z.object({
   kind: z.enum(['NodeAdded', 'NodeUpdated', 'NodeRemoved', 'TreeInvalidated']),
   runtimeId: z.string().optional(),
@@ -581,6 +605,17 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focus.changed'), node: NodeSummarySchema }),
   z.object({ type: z.literal('evaluation.items'), id: z.string(), items: z.array(EvaluationItemSchema) }),
   z.object({ type: z.literal('provider.status'), providers: z.array(ProviderStatusSchema) }),
+  /**
+   * Events of the connection's subscription, gathered for up to 100 ms; `received`, `coalesced` (merged into a newer
+   * event of the same kind and node) and `dropped` (past the buffer) count since it subscribed.
+   */
+  z.object({
+    type: z.literal('ui.events'),
+    events: z.array(UiEventRecordSchema),
+    received: z.number().int(),
+    coalesced: z.number().int(),
+    dropped: z.number().int(),
+  }),
 ]);
 export type InspectorEvent = z.infer<typeof EventSchema>;
 export type EventType = InspectorEvent['type'];

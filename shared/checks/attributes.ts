@@ -26,13 +26,22 @@ const RANGE_ROLES = new Set(['Slider', 'SpinButton', 'ScrollBar', 'ProgressBar']
 const TABLE_ROLES = new Set(['Table', 'TreeTable']);
 const FIELD_ROLES = new Set(['Edit', 'Entry', 'Text', 'PasswordText', 'ComboBox', 'SpinButton', 'Slider']);
 
-/** What else the rules need of a node with this role and name, beyond the held attributes and its patterns. */
-export function onDemandCheckAttributes(namespace: Namespace, role: string, name: string): readonly string[] {
+/**
+ * What else the rules need of a node with this role and name, beyond the held attributes and its patterns. Bounds
+ * and text attributes serve the geometry and contrast rules, which look only at showing nodes: a node that is not
+ * showing (a row scrolled out of view) costs no call for them.
+ */
+export function onDemandCheckAttributes(
+  namespace: Namespace,
+  role: string,
+  name: string,
+  showing: boolean,
+): readonly string[] {
   if (namespace !== 'control') return [];
-  const names: string[] = [A.Bounds];
+  const names: string[] = showing ? [A.Bounds] : [];
   if (RANGE_ROLES.has(role)) names.push(A.MinValue, A.MaxValue);
   if (TABLE_ROLES.has(role)) names.push('Table.ColumnHeaders', 'Table.RowHeaders');
   if (FIELD_ROLES.has(role) && name.trim() === '') names.push(A.LabelledBy);
-  if (TEXT_ROLES.has(role)) names.push(TEXT_ATTRIBUTES);
+  if (showing && TEXT_ROLES.has(role)) names.push(TEXT_ATTRIBUTES);
   return names;
 }

@@ -80,8 +80,19 @@ export function isEnabled(node: CheckNode): boolean {
 
 /** Shown on screen as far as the provider says: visible and not reported off screen. */
 export function isShowing(node: CheckNode): boolean {
-  if (hasNativeStates(node)) return nativeStates(node).has('showing') && nativeStates(node).has('visible');
-  return boolAttribute(node, A.IsVisible) === true && boolAttribute(node, A.IsOffscreen) !== true;
+  return isShowingByAttributes(node.attributes);
+}
+
+/** isShowing over attributes keyed as a CheckNode keys them, also before the node is built (what to read of it). */
+export function isShowingByAttributes(attributes: ReadonlyMap<string, UiValue>): boolean {
+  const states = attributes.get(NATIVE_STATES);
+  if (states) {
+    const names = stringsOf(states);
+    return names.has('showing') && names.has('visible');
+  }
+  const visible = attributes.get(A.IsVisible);
+  const offscreen = attributes.get(A.IsOffscreen);
+  return visible?.type === 'Bool' && visible.value && !(offscreen?.type === 'Bool' && offscreen.value);
 }
 
 const ACTION_PATTERNS = ['Activatable', 'Toggleable', 'Selectable', 'Expandable', 'TextEditable', 'StatefulValue'];

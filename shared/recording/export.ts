@@ -336,13 +336,15 @@ export function renderRecordingCli(steps: readonly RecordedStep[]): string {
     lines.push(`: "\${${name}:?set ${name}: the text typed into a secure field is never recorded}"`);
   lines.push(
     '',
-    '# Waits until the locator selects exactly one element (at most 10 s).',
-    'wait_for() {',
-    '  tries=0',
-    '  until [ "$("$PLATYNUI" query "count($1)")" = 1 ]; do',
+    '# Runs a command until it succeeds (its element may still be on its way), at most 25 tries.',
+    'errors=$(mktemp)',
+    'trap \'rm -f "$errors"\' EXIT',
+    'retry() {',
+    '  tries=1',
+    '  until "$@" 2>"$errors"; do',
     '    tries=$((tries + 1))',
-    '    if [ "$tries" -ge 50 ]; then echo "not found: $1" >&2; exit 1; fi',
-    '    sleep 0.2',
+    '    if [ "$tries" -gt 25 ]; then cat "$errors" >&2; exit 1; fi',
+    '    sleep 0.4',
     '  done',
     '}',
     '',
@@ -358,21 +360,20 @@ export function renderRecordingCli(steps: readonly RecordedStep[]): string {
       return;
     }
     const xpath = shellWord(bestXPath(step.target)!);
-    lines.push(`wait_for ${xpath}`);
     const action = step.action;
     switch (action.kind) {
       case 'click': {
         const button = action.button === 'left' ? '' : ` --button ${action.button}`;
-        if (action.count === 1) lines.push(`"$PLATYNUI" pointer click ${xpath}${button}`);
-        else if (action.count === 2) lines.push(`"$PLATYNUI" pointer double-click ${xpath}${button}`);
-        else lines.push(`"$PLATYNUI" pointer multi-click ${xpath} --count ${action.count}${button}`);
+        if (action.count === 1) lines.push(`retry "$PLATYNUI" pointer click ${xpath}${button}`);
+        else if (action.count === 2) lines.push(`retry "$PLATYNUI" pointer double-click ${xpath}${button}`);
+        else lines.push(`retry "$PLATYNUI" pointer multi-click ${xpath} --count ${action.count}${button}`);
         break;
       }
       case 'type':
-        lines.push(`"$PLATYNUI" focus ${xpath}`, `"$PLATYNUI" keyboard type ${shellTyped(action.parts)}`);
+        lines.push(`retry "$PLATYNUI" focus ${xpath}`, `"$PLATYNUI" keyboard type ${shellTyped(action.parts)}`);
         break;
       case 'focus':
-        lines.push(`"$PLATYNUI" focus ${xpath}`);
+        lines.push(`retry "$PLATYNUI" focus ${xpath}`);
         break;
       case 'assert': {
         const query = shellWord(`string((${bestXPath(step.target)!})/@${action.attribute})`);

@@ -15,7 +15,8 @@ import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
-import { bestLocators, checkTool } from '../../services/check-request.js';
+import { checkTool } from '../../services/check-request.js';
+import { bestLocatorOfEach } from '../../services/locate.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
 const EXIT_FINDINGS = EXIT_FAILURE;
@@ -103,7 +104,13 @@ export function registerCheck(program: Command): void {
         config,
         ...(options.rules ? { only: options.rules } : {}),
         ...timeout,
-        locate: (targets) => bestLocators(session.runtime, session.xpath, targets, options.timeout),
+        locate: (targets) =>
+          bestLocatorOfEach(
+            session.runtime,
+            session.xpath,
+            targets,
+            options.timeout !== undefined ? { timeoutMs: options.timeout } : {},
+          ),
       });
       process.stdout.write(formatCheckReport(report, options.format, locatorOf, checkTool()));
       if (failsAt(report, options.failOn)) process.exitCode = EXIT_FINDINGS;

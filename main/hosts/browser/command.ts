@@ -106,6 +106,7 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
     runtime: runtimeOptionsFrom(options),
     ...(options.settingsFile ? { settingsFile: options.settingsFile } : {}),
     limits: limitOverrides(options),
+    warmTree: true,
   });
   let host;
   try {

@@ -23,7 +23,7 @@ export function intersectRect(a: Rect, b: Rect): Rect | undefined {
 
 /**
  * Screenshots with XGetImage on the root window (what is on screen, override-redirect windows included). A region is
- * clipped to the desktop; the pixels come back as Bgra8 with opaque alpha.
+ * clipped to the desktop; the pixels come back opaque (see toScreenshot).
  */
 export class X11ScreenshotDevice implements ScreenshotDevice {
   constructor(
@@ -48,28 +48,39 @@ export class X11ScreenshotDevice implements ScreenshotDevice {
     if (!image) throw new InspectorError('action-failed', 'XGetImage returned no image');
     try {
       const head = readStruct<XImageHeadValue>(image, XImageHead);
-      return toBgra(head, copyBytes(head.data!, head.bytes_per_line * head.height));
+      return toScreenshot(head, copyBytes(head.data!, head.bytes_per_line * head.height));
     } finally {
       c.xlib.XDestroyImage(image);
     }
   }
 }
 
-/** Converts a ZPixmap of 24/32 bits per pixel (TrueColor masks) into packed Bgra8 rows. */
-export function toBgra(head: XImageHeadValue, data: Uint8Array): Screenshot {
+/**
+ * Converts a ZPixmap of 16/24/32 bits per pixel (TrueColor masks) into packed pixels: the common little-endian BGRX
+ * layout becomes Rgba8 in one pass of 32-bit words (the live Screen view's capture path), others Bgra8 per channel.
+ */
+export function toScreenshot(head: XImageHeadValue, data: Uint8Array): Screenshot {
   const { width, height } = head;
   const red = Number(head.red_mask);
   const green = Number(head.green_mask);
   const blue = Number(head.blue_mask);
-  const pixels = new Uint8Array(width * height * 4);
   if (head.bits_per_pixel === 32 && head.byte_order === 0 && red === 0xff0000 && green === 0xff00 && blue === 0xff) {
-    // The common case: little-endian BGRX, already in place but for the alpha byte.
+    const aligned = data.byteOffset % 4 === 0 ? data : data.slice();
+    const source = new Uint32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.byteLength / 4));
+    const target = new Uint32Array(width * height);
+    const wordsPerLine = head.bytes_per_line / 4;
     for (let y = 0; y < height; y++) {
-      pixels.set(data.subarray(y * head.bytes_per_line, y * head.bytes_per_line + width * 4), y * width * 4);
+      let from = y * wordsPerLine;
+      let to = y * width;
+      for (const end = to + width; to < end; to++, from++) {
+        const bgrx = source[from]!;
+        // Little-endian words: BGRX reads as 0xXXRRGGBB; opaque RGBA is 0xFFBBGGRR.
+        target[to] = 0xff000000 | ((bgrx >>> 16) & 0xff) | (bgrx & 0xff00) | ((bgrx & 0xff) << 16);
+      }
     }
-    for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
-    return { width, height, format: 'Bgra8', pixels };
+    return { width, height, format: 'Rgba8', pixels: new Uint8Array(target.buffer) };
   }
+  const pixels = new Uint8Array(width * height * 4);
   if (head.bits_per_pixel !== 32 && head.bits_per_pixel !== 24 && head.bits_per_pixel !== 16) {
     throw new InspectorError('unsupported', `screenshots of ${head.bits_per_pixel}-bit visuals are not supported`);
   }

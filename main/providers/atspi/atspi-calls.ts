@@ -1,3 +1,4 @@
+import { InspectorError } from '../../../shared/model/errors.js';
 import type { Rect } from '../../../shared/model/values.js';
 import type { DbusClient } from './dbus-client.js';
 import { internInterfaces } from './node-data.js';
@@ -197,6 +198,11 @@ export class AtspiCalls {
     const [index] = await this.call(ref, IFACE.Accessible, 'GetIndexInParent');
     return Number(index);
   }
+  /** The address of the application's own D-Bus server (libatspi talks to it directly), or '' if it has none. */
+  async getApplicationBusAddress(busName: string): Promise<string> {
+    const [address] = await this.call([busName, ROOT_PATH], IFACE.Application, 'GetApplicationBusAddress');
+    return typeof address === 'string' ? address : '';
+  }
   async getApplication(ref: ObjectRef): Promise<ObjectRef> {
     const [app] = await this.call(ref, IFACE.Accessible, 'GetApplication');
     return asRef(app);
@@ -269,6 +275,22 @@ export class AtspiCalls {
   }
   async getCaretOffset(ref: ObjectRef): Promise<number> {
     return Number((await this.prop(ref, IFACE.Text, 'CaretOffset')) ?? 0);
+  }
+  /** CharacterCount and CaretOffset in one call (Properties.GetAll), or in two where GetAll is not offered. */
+  async getTextState(ref: ObjectRef): Promise<{ characterCount: number; caretOffset: number }> {
+    let all: { [name: string]: { value: unknown } | undefined };
+    try {
+      [all] = (await this.call(ref, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [IFACE.Text])) as [typeof all];
+    } catch (error) {
+      if (!(error instanceof InspectorError && error.code === 'unsupported')) throw error;
+      all = {};
+    }
+    const count = all?.CharacterCount?.value;
+    const caret = all?.CaretOffset?.value;
+    return {
+      characterCount: count === undefined ? await this.getCharacterCount(ref) : Number(count),
+      caretOffset: caret === undefined ? await this.getCaretOffset(ref) : Number(caret),
+    };
   }
   async getText(ref: ObjectRef, start = 0, end = -1): Promise<string> {
     const [text] = await this.call(ref, IFACE.Text, 'GetText', 'ii', [start, end]);

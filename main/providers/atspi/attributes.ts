@@ -64,16 +64,29 @@ export function readActions(ctx: AttributeContext): Promise<Array<{ name: string
   return memo(ctx, 'actions', () => ctx.calls.getActions(ctx.data.ref));
 }
 
+/** Character count and caret, read together once: an empty text needs no further text call. */
+function readTextState(ctx: AttributeContext): Promise<{ characterCount: number; caretOffset: number }> {
+  return memo(ctx, 'text-state', () => ctx.calls.getTextState(ctx.data.ref));
+}
+
+/**
+ * Before every attribute of a node is read: the reads that others build on go out first (the text state, which
+ * spares the text calls of an empty text).
+ */
+export function beginReadingAll(ctx: AttributeContext): void {
+  if (!ctx.isSecure && (interfaceMask(ctx.data) & INTERFACE_BIT.Text) !== 0) void readTextState(ctx);
+}
+
 function readTextSelection(ctx: AttributeContext): Promise<{ start: number; end: number; text: string }> {
   return memo(ctx, 'text-selection', async () => {
-    const count = await ctx.calls.getNSelections(ctx.data.ref);
+    const { characterCount, caretOffset } = await readTextState(ctx);
+    const count = characterCount > 0 ? await ctx.calls.getNSelections(ctx.data.ref) : 0;
     if (count > 0) {
       const [start, end] = await ctx.calls.getTextSelection(ctx.data.ref, 0);
       const text = end > start ? await ctx.calls.getText(ctx.data.ref, start, end) : '';
       return { start, end, text };
     }
-    const caret = await ctx.calls.getCaretOffset(ctx.data.ref);
-    return { start: caret, end: caret, text: '' };
+    return { start: caretOffset, end: caretOffset, text: '' };
   });
 }
 
@@ -186,7 +199,14 @@ const readActivationPoint: AttributeReader = async (ctx) => {
   return uiPoint({ x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) });
 };
 const readText: AttributeReader = async (ctx) =>
-  uiString(await memo(ctx, 'text', () => ctx.calls.getText(ctx.data.ref, 0, -1)));
+  uiString(
+    await memo(ctx, 'text', async () => {
+      // Text alone is one call; with the text state known (or on its way) an empty text needs none.
+      const state = ctx.memo.get('text-state') as ReturnType<typeof readTextState> | undefined;
+      if (state && (await state).characterCount === 0) return '';
+      return ctx.calls.getText(ctx.data.ref, 0, -1);
+    }),
+  );
 const readSelectedText: AttributeReader = async (ctx) => uiString((await readTextSelection(ctx)).text);
 const readSelectionStart: AttributeReader = async (ctx) => uiInteger((await readTextSelection(ctx)).start);
 const readSelectionEnd: AttributeReader = async (ctx) => uiInteger((await readTextSelection(ctx)).end);
@@ -215,14 +235,14 @@ const readObjectAttributesValue: AttributeReader = async (ctx) => {
   return uiObject(out);
 };
 const readActionNames: AttributeReader = async (ctx) => uiArray((await readActions(ctx)).map((a) => uiString(a.name)));
-const readCharacterCount: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCharacterCount(ctx.data.ref));
+const readCharacterCount: AttributeReader = async (ctx) => uiInteger((await readTextState(ctx)).characterCount);
 const readTextAttributes: AttributeReader = async (ctx) => {
   const attributes = await ctx.calls.getTextAttributes(ctx.data.ref, 0);
   const out: { [key: string]: UiValue } = {};
   for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
   return uiObject(out);
 };
-const readCaretOffset: AttributeReader = async (ctx) => uiInteger(await ctx.calls.getCaretOffset(ctx.data.ref));
+const readCaretOffset: AttributeReader = async (ctx) => uiInteger((await readTextState(ctx)).caretOffset);
 const readTableRows: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NRows'));
 const readTableColumns: AttributeReader = async (ctx) =>

@@ -1,12 +1,13 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import { Fifo } from '../../../shared/fifo.js';
-import { DbusConnectError, DbusConnection, type RefusedMessage } from './dbus/connection.js';
+import { DbusConnectError, DbusConnection, type RefusedMessage, SerialCounter } from './dbus/connection.js';
 import { type DbusMessage, MessageType, Variant } from './dbus/message.js';
 
 /**
  * The provider's D-Bus client over its own connection (dbus/): calls with hard-coded signatures (no
  * introspection), a timeout on every call, and per-destination flow control so that thousands of pipelined calls
- * neither flood one application nor let a hung application stall calls to the others.
+ * neither flood one application nor let a hung application stall calls to the others. Calls to a destination with a
+ * peer-to-peer connection (connectPeer) go straight to it instead of through the bus daemon.
  */
 
 export const DEFAULT_CALL_TIMEOUT_MS = 1000;
@@ -50,6 +51,8 @@ interface Pending {
 
 interface InFlight {
   destination: string;
+  /** The connection the call went out on: only its answer counts. */
+  via: DbusConnection;
   state: DestinationState;
   pending: Pending;
   timeoutMs: number;
@@ -94,8 +97,12 @@ export class DbusClient {
   private closed = false;
   private readonly inFlight = new Map<number, InFlight>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** Peer-to-peer connections by the destination they carry calls to. */
+  private readonly peers = new Map<string, DbusConnection>();
   /** Number of method calls sent, for benchmarks and tests. */
   callCount = 0;
+  /** How many of them went on a peer-to-peer connection. */
+  peerCallCount = 0;
   /** Tells whether the process behind a destination is stopped (set by the provider, which knows the PIDs). */
   isStopped: (destination: string) => boolean = () => true;
   /** Called once when the connection is lost (not when closed on purpose). */
@@ -103,12 +110,13 @@ export class DbusClient {
 
   private constructor(
     private readonly connection: DbusConnection,
+    private readonly serials: SerialCounter,
     readonly address: string,
     readonly callTimeoutMs: number,
     private readonly maxInFlight: number,
   ) {
-    connection.onMessage = (message) => this.receive(message);
-    connection.onRefused = (refused) => this.refuse(refused);
+    connection.onMessage = (message) => this.receive(message, connection);
+    connection.onRefused = (refused) => this.refuse(refused, connection);
     connection.onLost = (reason) => this.lose(reason);
   }
 
@@ -118,19 +126,61 @@ export class DbusClient {
     options: { callTimeoutMs?: number; maxInFlight?: number } = {},
   ): Promise<DbusClient> {
     const timeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    let connection: DbusConnection;
-    try {
-      connection = await DbusConnection.open(address, timeoutMs * 3);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const code =
-        error instanceof DbusConnectError && /did not complete/.test(message) ? 'timeout' : 'provider-unavailable';
-      throw new InspectorError(code, `cannot connect to D-Bus at ${address}: ${message}`);
-    }
-    return new DbusClient(connection, address, timeoutMs, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    const serials = new SerialCounter();
+    const connection = await openConnection(address, timeoutMs * 3, { hello: true, serials });
+    return new DbusClient(connection, serials, address, timeoutMs, options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   }
 
-  private receive(message: DbusMessage): void {
+  /**
+   * Opens a peer-to-peer connection to the server at `address` (an AT-SPI application's own socket, from
+   * GetApplicationBusAddress) and sends every later call to `destination` through it, skipping the bus daemon. Its
+   * loss fails the calls in flight on it as gone and sends later calls through the bus again. Rejects with an
+   * InspectorError when the server cannot be reached; calls then keep going through the bus.
+   */
+  async connectPeer(destination: string, address: string): Promise<void> {
+    if (this.closed || this.peers.has(destination)) return;
+    const peer = await openConnection(address, this.callTimeoutMs * 3, { hello: false, serials: this.serials });
+    if (this.closed || this.peers.has(destination)) {
+      peer.close();
+      return;
+    }
+    peer.onMessage = (message) => {
+      this.lastHeard.set(destination, Date.now());
+      // An application sends its events to the bus and to every peer; they are taken from the bus alone.
+      if (message.type !== MessageType.SIGNAL) this.receive(message, peer);
+    };
+    peer.onRefused = (refused) => {
+      this.lastHeard.set(destination, Date.now());
+      this.refuse(refused, peer);
+    };
+    peer.onLost = (reason) => this.losePeer(destination, peer, reason);
+    this.peers.set(destination, peer);
+  }
+
+  /** True when calls to `destination` go on a peer-to-peer connection. */
+  hasPeer(destination: string): boolean {
+    return this.peers.has(destination);
+  }
+
+  private losePeer(destination: string, peer: DbusConnection, reason: string): void {
+    if (this.peers.get(destination) === peer) this.peers.delete(destination);
+    const state = this.destinations.get(destination);
+    for (const [serial, call] of this.inFlight) {
+      if (call.via !== peer) continue;
+      this.settle(serial, call);
+      const { spec } = call.pending;
+      call.pending.reject(
+        new InspectorError(
+          'stale-node',
+          `the element is gone (${spec.interface}.${spec.member}: the application closed its connection: ${reason})`,
+          { runtimeId: `atspi://${spec.destination}${spec.path}` },
+        ),
+      );
+    }
+    if (state) this.pump(destination, state);
+  }
+
+  private receive(message: DbusMessage, via: DbusConnection): void {
     if (message.sender) this.lastHeard.set(message.sender, Date.now());
     if (message.type === MessageType.SIGNAL) {
       if (this.signalListeners.size === 0) return;
@@ -154,7 +204,7 @@ export class DbusClient {
     const serial = message.replySerial;
     if (serial === undefined) return;
     const call = this.inFlight.get(serial);
-    if (!call) return; // a late answer to a call that timed out
+    if (!call || call.via !== via) return; // a late answer to a call that timed out
     this.settle(serial, call);
     if (message.type === MessageType.ERROR) {
       call.pending.reject(toCallError(call.pending.spec, message.errorName ?? ''));
@@ -168,11 +218,11 @@ export class DbusClient {
   }
 
   /** A message that could not be read: the call it answers fails with what was wrong, naming the method. */
-  private refuse(refused: RefusedMessage): void {
+  private refuse(refused: RefusedMessage, via: DbusConnection): void {
     if (refused.sender) this.lastHeard.set(refused.sender, Date.now());
     const serial = refused.replySerial;
     const call = serial === undefined ? undefined : this.inFlight.get(serial);
-    if (!call || serial === undefined) return;
+    if (!call || serial === undefined || call.via !== via) return;
     this.settle(serial, call);
     const { spec } = call.pending;
     call.pending.reject(
@@ -188,6 +238,7 @@ export class DbusClient {
   private lose(reason: string): void {
     if (!this.closed) this.onClose?.(reason);
     this.closed = true;
+    this.closePeers();
     this.failAll(new InspectorError('provider-unavailable', `the accessibility bus connection was lost: ${reason}`));
   }
 
@@ -294,7 +345,13 @@ export class DbusClient {
     this.closed = true;
     this.signalListeners.clear();
     this.failAll(new InspectorError('cancelled', 'the accessibility bus connection was closed'));
+    this.closePeers();
     this.connection.close();
+  }
+
+  private closePeers(): void {
+    for (const peer of this.peers.values()) peer.close();
+    this.peers.clear();
   }
 
   private stateOf(destination: string): DestinationState {
@@ -320,12 +377,23 @@ export class DbusClient {
   private send(destination: string, state: DestinationState, pending: Pending): void {
     const { spec } = pending;
     const timeoutMs = spec.timeoutMs ?? this.callTimeoutMs;
-    const serial = this.connection.nextSerial();
+    const serial = this.serials.next();
     const now = Date.now();
     const long = timeoutMs > this.callTimeoutMs;
-    const inFlight: InFlight = { destination, state, pending, timeoutMs, sentAt: now, deadline: now + timeoutMs, long };
+    const peer = this.peers.get(destination);
+    const via = peer ?? this.connection;
+    const inFlight: InFlight = {
+      destination,
+      via,
+      state,
+      pending,
+      timeoutMs,
+      sentAt: now,
+      deadline: now + timeoutMs,
+      long,
+    };
     try {
-      this.connection.sendCall({
+      via.sendCall({
         serial,
         destination: spec.destination,
         path: spec.path,
@@ -345,6 +413,7 @@ export class DbusClient {
     state.inFlight++;
     if (long) state.longCalls++;
     this.callCount++;
+    if (peer) this.peerCallCount++;
     this.inFlight.set(serial, inFlight);
     this.ensureSweep();
   }
@@ -394,6 +463,21 @@ export class DbusClient {
         ? `application ${spec.destination} is not responding (${what} got no answer within ${timeoutMs} ms)`
         : `application ${spec.destination} is not responding (it timed out recently; ${what} not sent)`;
     return new InspectorError('not-responding', message, { runtimeId: `atspi://${spec.destination}${spec.path}` });
+  }
+}
+
+async function openConnection(
+  address: string,
+  timeoutMs: number,
+  options: { hello: boolean; serials: SerialCounter },
+): Promise<DbusConnection> {
+  try {
+    return await DbusConnection.open(address, timeoutMs, options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const code =
+      error instanceof DbusConnectError && /did not complete/.test(message) ? 'timeout' : 'provider-unavailable';
+    throw new InspectorError(code, `cannot connect to D-Bus at ${address}: ${message}`);
   }
 }
 

@@ -3,12 +3,15 @@ import type { AtspiCalls, ObjectRef } from './atspi-calls.js';
 import { isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
 import type { DbusClient, SignalMessage } from './dbus-client.js';
 import { runtimeIdOf } from './node-data.js';
+import type { ProviderUiEvent } from '../../core/provider.js';
+import type { UiEventType } from '../../../shared/model/ui-events.js';
 
 /**
  * Event subscription: registers the AT-SPI events the provider listens to (applications only emit events someone
  * registered for; registering also makes at-spi2-atk expose its Cache) and turns the D-Bus signals into typed
  * changes. The provider applies them to its node store and forwards ProviderEvents. Event bodies that carry text
- * (text-changed) are not subscribed to, so no field contents ever pass through here.
+ * (text-changed) are registered only while someone watches them (ON_DEMAND_EVENTS), and the text is dropped for
+ * secure nodes by the event service before anything shows it.
  */
 
 export const REGISTERED_EVENTS = [
@@ -18,6 +21,18 @@ export const REGISTERED_EVENTS = [
   'window:create',
   'window:destroy',
 ] as const;
+
+/**
+ * The AT-SPI events behind the typed event kinds the provider does not register for its own tree: registered with the
+ * registry (which makes every application emit them) only while someone watches the kind.
+ */
+export const ON_DEMAND_EVENTS: { readonly [T in UiEventType]?: readonly string[] } = {
+  'text-changed': ['object:text-changed'],
+  'value-changed': ['object:value-changed'],
+  'bounds-changed': ['object:bounds-changed'],
+  'selection-changed': ['object:selection-changed'],
+  'window-activated': ['window:activate'],
+};
 
 const MATCH_RULES = [
   "type='signal',interface='org.a11y.atspi.Event.Object'",
@@ -140,6 +155,88 @@ export function translateSignal(signal: SignalMessage, registryOwner: string | u
   return undefined;
 }
 
+function numberOrString(value: unknown): number | string | undefined {
+  return typeof value === 'number' || typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The typed event of one D-Bus signal; undefined for signals that are none (cache, bus and registry-root signals:
+ * applications coming and going are the desktop's business, not an element's event).
+ */
+export function translateUiEvent(
+  signal: SignalMessage,
+  registryOwner: string | undefined,
+): ProviderUiEvent | undefined {
+  const body = signal.body;
+  if (registryOwner !== undefined && signal.sender === registryOwner) return undefined;
+  const runtimeId = runtimeIdOf([signal.sender, signal.path]);
+  if (signal.interface === 'org.a11y.atspi.Event.Window') {
+    switch (signal.member) {
+      case 'Create':
+        return { type: 'window-opened', runtimeId };
+      case 'Destroy':
+        return { type: 'window-closed', runtimeId };
+      case 'Activate':
+        return { type: 'window-activated', runtimeId };
+      default:
+        return undefined;
+    }
+  }
+  if (signal.interface !== 'org.a11y.atspi.Event.Object') return undefined;
+  const detail = String(body[0] ?? '');
+  const detail1 = Number(body[1] ?? 0);
+  const detail2 = Number(body[2] ?? 0);
+  const anyData = (body[3] as { value?: unknown } | undefined)?.value;
+  switch (signal.member) {
+    case 'StateChanged': {
+      const state = detail.split(':')[0] ?? detail;
+      if (state === 'focused' && detail1 === 1) return { type: 'focus', runtimeId };
+      return { type: 'state-changed', runtimeId, state, value: detail1 === 1 };
+    }
+    case 'PropertyChange':
+      if (detail === 'accessible-name') {
+        return { type: 'name-changed', runtimeId, name: typeof anyData === 'string' ? anyData : undefined };
+      }
+      if (detail === 'accessible-value') return { type: 'value-changed', runtimeId, value: numberOrString(anyData) };
+      return undefined;
+    case 'ValueChanged':
+      return { type: 'value-changed', runtimeId, value: numberOrString(anyData) };
+    case 'TextChanged':
+      return {
+        type: 'text-changed',
+        runtimeId,
+        change: detail.startsWith('delete') ? 'delete' : 'insert',
+        position: detail1,
+        length: detail2,
+        text: typeof anyData === 'string' ? anyData : undefined,
+      };
+    case 'ChildrenChanged': {
+      const childRef = refFrom(body[3]);
+      return {
+        type: 'children-changed',
+        runtimeId,
+        change: detail.startsWith('remove') ? 'removed' : 'added',
+        index: detail1,
+        child: childRef && !isNullRef(childRef) ? runtimeIdOf(childRef) : undefined,
+      };
+    }
+    case 'BoundsChanged': {
+      const rect = Array.isArray(anyData) ? anyData.map(Number) : [];
+      const [x, y, width, height] = rect;
+      const known = rect.length === 4 && rect.every(Number.isFinite);
+      return {
+        type: 'bounds-changed',
+        runtimeId,
+        bounds: known ? { x: x!, y: y!, width: width!, height: height! } : undefined,
+      };
+    }
+    case 'SelectionChanged':
+      return { type: 'selection-changed', runtimeId };
+    default:
+      return undefined;
+  }
+}
+
 export interface EventSubscription {
   /** Unique name of the registry daemon (its root ChildrenChanged are application additions and removals). */
   registryOwner: string | undefined;
@@ -151,6 +248,7 @@ export async function subscribeToEvents(
   client: DbusClient,
   calls: AtspiCalls,
   onChange: (change: AtspiChange) => void,
+  afterChange: (signal: SignalMessage, registryOwner: string | undefined) => void,
 ): Promise<EventSubscription> {
   let registryOwner: string | undefined;
   try {
@@ -170,6 +268,7 @@ export async function subscribeToEvents(
   const stopListening = client.onSignal((signal) => {
     const change = translateSignal(signal, subscription.registryOwner);
     if (change) onChange(change);
+    afterChange(signal, subscription.registryOwner);
   });
   await Promise.all(MATCH_RULES.map((rule) => client.addMatch(rule).catch(() => undefined)));
   await Promise.all(REGISTERED_EVENTS.map((event) => calls.registerEvent(event).catch(() => undefined)));

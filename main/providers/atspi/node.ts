@@ -8,7 +8,7 @@ import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../core/
 import type { WindowManager } from '../../core/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
 import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attributes.js';
-import { buildAttributes, readObjectAttributes } from './attributes.js';
+import { beginReadingAll, buildAttributes, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { NodeData } from './node-data.js';
 import { hasInterface, runtimeIdOf } from './node-data.js';
@@ -34,7 +34,7 @@ export interface NodeHost {
 }
 
 /** Roles whose text is secret by nature; an entry also counts when the application marks it as a password input. */
-function secureByAttributes(attributes: { [key: string]: string } | undefined): boolean {
+export function secureByAttributes(attributes: { [key: string]: string } | undefined): boolean {
   if (!attributes) return false;
   const type = (attributes['text-input-type'] ?? attributes['input-type'] ?? '').toLowerCase();
   return type === 'password';
@@ -283,6 +283,7 @@ export class AtspiNode implements ProviderNode {
   async readAllAttributes(): Promise<readonly AttributeEntry[]> {
     await this.loadId();
     const list = await this.attributeObjects();
+    beginReadingAll(this);
     // Held values come without a call or a promise; only the rest is read.
     const values: Array<UiValue | undefined> = list.map((attribute) => attribute.peek());
     const reads: Array<Promise<UiValue>> = [];
@@ -312,6 +313,12 @@ export class AtspiNode implements ProviderNode {
       }
     }
     return out;
+  }
+
+  peekSupportedPatterns(): readonly string[] | undefined {
+    const data = this.data;
+    if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    return supportedPatterns(this.context());
   }
 
   async supportedPatterns(): Promise<readonly string[]> {

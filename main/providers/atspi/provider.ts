@@ -1,25 +1,29 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import { ATSPI_DESCRIPTOR } from './descriptor.js';
 import type {
+  NodeDescription,
   ProviderContext,
   ProviderEvent,
   ProviderEventListener,
   ProviderNode,
   ProviderStatus,
+  ProviderUiEventListener,
   UiTreeProvider,
 } from '../../core/provider.js';
+import type { UiEventType } from '../../../shared/model/ui-events.js';
 import type { WindowManager } from '../../core/platform.js';
 import { resolveAccessibilityBus, type Environment } from './accessibility-status.js';
 import type { ObjectRef } from './atspi-calls.js';
 import { AtspiCalls, isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
 import { DbusClient, DEFAULT_CALL_TIMEOUT_MS, isGoneError, isNotRespondingError } from './dbus-client.js';
 import type { AtspiChange, EventSubscription } from './events.js';
-import { subscribeToEvents } from './events.js';
+import { ON_DEMAND_EVENTS, subscribeToEvents, translateUiEvent } from './events.js';
+import type { SignalMessage } from './dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { hasInterface, newNodeData, runtimeIdOf } from './node-data.js';
-import { AtspiNode, type NodeHost } from './node.js';
+import { AtspiNode, secureByAttributes, type NodeHost } from './node.js';
 import { isProcessStopped, readProcessInfo } from './process-info.js';
-import { ATSPI_ROLE } from './roles.js';
+import { ATSPI_ROLE, mapRole } from './roles.js';
 import { hasState, S, stateNumber, withState } from './states.js';
 import { NodeStore, TreeLoader } from './tree-loader.js';
 
@@ -35,6 +39,8 @@ export interface AtspiProviderOptions {
   /** Connect to this bus directly instead of resolving it. */
   busAddress?: string;
   windowManager?: WindowManager;
+  /** Calls to applications on their own sockets when they offer one (default), or all through the bus. */
+  peerToPeer?: boolean;
   /** Process ids whose applications are left out (default: this process). */
   excludeProcessIds?: readonly number[];
 }
@@ -47,6 +53,9 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
   readonly calls: AtspiCalls;
   private readonly apps = new Map<string, { app: ApplicationData; root: NodeData | undefined }>();
   private readonly listeners = new Set<ProviderEventListener>();
+  private readonly uiWatchers = new Set<{ types: ReadonlySet<UiEventType>; listener: ProviderUiEventListener }>();
+  /** How many watchers want each on-demand AT-SPI event (registered while above zero). */
+  private readonly onDemand = new Map<string, number>();
   private subscription: EventSubscription | undefined;
   private stopped = false;
   private readonly excluded: ReadonlySet<number>;
@@ -78,7 +87,12 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     const client = await DbusClient.connect(address, { callTimeoutMs: timeoutMs });
     const provider = new AtspiProvider(client, options.windowManager, options);
     try {
-      provider.subscription = await subscribeToEvents(client, provider.calls, (change) => provider.apply(change));
+      provider.subscription = await subscribeToEvents(
+        client,
+        provider.calls,
+        (change) => provider.apply(change),
+        (signal, registryOwner) => provider.emitUiEvent(signal, registryOwner),
+      );
     } catch (error) {
       client.close();
       throw error;
@@ -178,7 +192,9 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
       this.apps.set(busName, entry);
       const pid = await this.calls.getConnectionUnixProcessId(busName);
       app.processId = pid;
-      if (pid !== undefined) app.processInfo = await readProcessInfo(pid);
+      if (pid !== undefined && !this.excluded.has(pid)) {
+        [app.processInfo] = await Promise.all([readProcessInfo(pid), this.connectPeer(app)]);
+      }
     }
     const { app } = entry;
     if (app.processId !== undefined && this.excluded.has(app.processId)) return undefined;
@@ -194,6 +210,21 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     }
     if (entry.root.childCount === 0 && app.responding) return undefined;
     return this.nodeFor(entry.root);
+  }
+
+  /**
+   * Talks to the application over its own socket when it has one, as libatspi does: the bus daemon then neither
+   * routes nor copies the thousands of calls a bulk load makes. Without one (or when it cannot be reached) calls go
+   * through the bus; a failure to answer here shows in the header read that follows.
+   */
+  private async connectPeer(app: ApplicationData): Promise<void> {
+    if (this.options.peerToPeer === false) return;
+    try {
+      const address = await this.calls.getApplicationBusAddress(app.busName);
+      if (address.startsWith('unix:')) await this.client.connectPeer(app.busName, address);
+    } catch {
+      // Through the bus, as before.
+    }
   }
 
   /**
@@ -269,6 +300,82 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
   subscribe(listener: ProviderEventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Typed events of these kinds; the AT-SPI events behind kinds the tree does not need are registered meanwhile. */
+  watchUiEvents(types: ReadonlySet<UiEventType>, listener: ProviderUiEventListener): () => void {
+    const watcher = { types: new Set(types), listener };
+    this.uiWatchers.add(watcher);
+    const events = [...watcher.types].flatMap((type) => ON_DEMAND_EVENTS[type] ?? []);
+    for (const event of events) {
+      const count = this.onDemand.get(event) ?? 0;
+      this.onDemand.set(event, count + 1);
+      if (count === 0) this.calls.registerEvent(event).catch(() => undefined);
+    }
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      this.uiWatchers.delete(watcher);
+      for (const event of events) {
+        const count = (this.onDemand.get(event) ?? 1) - 1;
+        if (count > 0) {
+          this.onDemand.set(event, count);
+          continue;
+        }
+        this.onDemand.delete(event);
+        if (!this.stopped) this.calls.deregisterEvent(event).catch(() => undefined);
+      }
+    };
+  }
+
+  /** The AT-SPI events registered now only because someone watches their kind (for tests and status). */
+  get watchedOnDemandEvents(): readonly string[] {
+    return [...this.onDemand.keys()];
+  }
+
+  private emitUiEvent(signal: SignalMessage, registryOwner: string | undefined): void {
+    if (this.uiWatchers.size === 0 || this.stopped) return;
+    const event = translateUiEvent(signal, registryOwner);
+    if (!event) return;
+    const app = this.apps.get(signal.sender)?.app;
+    if (app?.processId !== undefined && this.excluded.has(app.processId)) return;
+    for (const watcher of this.uiWatchers) {
+      if (!watcher.types.has(event.type)) continue;
+      try {
+        watcher.listener(event);
+      } catch {
+        // One watcher's failure must not keep the event from the others.
+      }
+    }
+  }
+
+  /**
+   * Role, name and security of a node, from the store when it holds the node, else asked (role, name, and for
+   * entries their object attributes, which say whether they take a password); undefined when it is gone.
+   */
+  async describeNode(runtimeId: string): Promise<NodeDescription | undefined> {
+    const held = this.store.get(runtimeId);
+    const ref = held?.ref ?? refOfRuntimeId(runtimeId);
+    if (!ref) return undefined;
+    try {
+      const fresh = held && !held.stale ? held : undefined;
+      const [role, name] = fresh
+        ? [fresh.role, fresh.name]
+        : await Promise.all([this.calls.getRole(ref), this.calls.getName(ref)]);
+      const isApplication = ref[1] === ROOT_PATH && role === ATSPI_ROLE.Application;
+      let isSecure = role === ATSPI_ROLE.PasswordText || held?.knownSecure === true;
+      if (!isSecure && (role === ATSPI_ROLE.Entry || role === ATSPI_ROLE.Text)) {
+        isSecure = secureByAttributes(held?.objectAttributes ?? (await this.calls.getAttributes(ref)));
+      }
+      const mapped = mapRole(role);
+      return isApplication
+        ? { namespace: 'app', role: 'Application', name, isSecure: false }
+        : { namespace: mapped.namespace, role: mapped.role, name, isSecure };
+    } catch (error) {
+      if (isGoneError(error)) return undefined;
+      throw error;
+    }
   }
 
   private emit(event: ProviderEvent): void {
@@ -538,8 +645,15 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     this.stopped = true;
     this.subscription?.stop();
     this.listeners.clear();
+    this.uiWatchers.clear();
     this.client.close();
   }
+}
+
+/** `atspi://:1.5/org/a11y/atspi/accessible/12` as the object it names. */
+function refOfRuntimeId(runtimeId: string): ObjectRef | undefined {
+  const match = /^atspi:\/\/([^/]+)(\/.*)$/.exec(runtimeId);
+  return match ? [match[1]!, match[2]!] : undefined;
 }
 
 /** The node object of this data when one was made. */

@@ -17,14 +17,18 @@ import { decodeSnapshotBytes } from '../../../shared/snapshot/utf8.js';
 import { readSnapshotTable } from '../../../shared/snapshot/xml-reader.js';
 import type {
   ActionRequest,
+  NodeDescription,
   ProviderAttribute,
   ProviderDescriptor,
   ProviderEvent,
   ProviderEventListener,
   ProviderNode,
   ProviderStatus,
+  ProviderUiEvent,
+  ProviderUiEventListener,
   UiTreeProvider,
 } from '../../core/provider.js';
+import type { UiEventType } from '../../../shared/model/ui-events.js';
 import { backendOption, type BackendOptions } from '../../core/backend-options.js';
 import { DEFAULT_MOCK_TREE } from './default-tree.js';
 
@@ -284,6 +288,7 @@ export class MockNode implements ProviderNode {
         this.provider.clearFocus();
         this.set(AttributeNames.IsFocused, uiBool(true));
         changed.push(AttributeNames.IsFocused);
+        this.provider.emitUi({ type: 'focus', runtimeId: this.runtimeId });
         break;
       case 'activate':
         this.require('Activatable', 'be activated');
@@ -294,6 +299,7 @@ export class MockNode implements ProviderNode {
         const on = state?.type === 'String' && state.value === 'On';
         this.set(AttributeNames.ToggleState, uiString(on ? 'Off' : 'On'));
         changed.push(AttributeNames.ToggleState);
+        this.provider.emitUi({ type: 'state-changed', runtimeId: this.runtimeId, state: 'checked', value: !on });
         break;
       }
       case 'expand':
@@ -301,6 +307,12 @@ export class MockNode implements ProviderNode {
         this.require('Expandable', action);
         this.set(AttributeNames.IsExpanded, uiBool(action === 'expand'));
         changed.push(AttributeNames.IsExpanded);
+        this.provider.emitUi({
+          type: 'state-changed',
+          runtimeId: this.runtimeId,
+          state: 'expanded',
+          value: action === 'expand',
+        });
         break;
       case 'scrollIntoView':
         this.require('ScrollItem', 'scroll into view');
@@ -313,19 +325,47 @@ export class MockNode implements ProviderNode {
           if (sibling !== this && sibling.current('control', AttributeNames.IsSelected)) {
             sibling.set(AttributeNames.IsSelected, uiBool(false));
             this.provider.emit({ kind: 'NodeUpdated', runtimeId: sibling.runtimeId, attributes: ['IsSelected'] });
+            this.provider.emitUi({
+              type: 'state-changed',
+              runtimeId: sibling.runtimeId,
+              state: 'selected',
+              value: false,
+            });
           }
         }
         this.set(AttributeNames.IsSelected, uiBool(true));
         changed.push(AttributeNames.IsSelected);
+        this.provider.emitUi({ type: 'state-changed', runtimeId: this.runtimeId, state: 'selected', value: true });
+        if (this.parent) this.provider.emitUi({ type: 'selection-changed', runtimeId: this.parent.runtimeId });
         break;
       case 'setValue':
         if (this.patterns.includes('TextEditable')) {
-          this.set(AttributeNames.Text, uiString(String(request.value ?? '')));
+          const before = this.current('control', AttributeNames.Text);
+          const text = String(request.value ?? '');
+          this.set(AttributeNames.Text, uiString(text));
           changed.push(AttributeNames.Text);
+          const length = before?.type === 'String' ? before.value.length : 0;
+          const runtimeId = this.runtimeId;
+          if (length > 0) {
+            this.provider.emitUi({ type: 'text-changed', runtimeId, change: 'delete', position: 0, length, text: '' });
+          }
+          this.provider.emitUi({
+            type: 'text-changed',
+            runtimeId,
+            change: 'insert',
+            position: 0,
+            length: text.length,
+            text,
+          });
         } else {
           this.require('StatefulValue', 'take a value');
           this.set(AttributeNames.Value, uiString(String(request.value ?? '')));
           changed.push(AttributeNames.Value);
+          this.provider.emitUi({
+            type: 'value-changed',
+            runtimeId: this.runtimeId,
+            value: String(request.value ?? ''),
+          });
         }
         break;
       case 'move':
@@ -347,6 +387,7 @@ export class MockNode implements ProviderNode {
           uiPoint({ x: next.x + Math.floor(next.width / 2), y: next.y + Math.floor(next.height / 2) }),
         );
         changed.push(AttributeNames.Bounds, AttributeNames.ActivationPoint);
+        this.provider.emitUi({ type: 'bounds-changed', runtimeId: this.runtimeId, bounds: next });
         break;
       }
       case 'minimize':
@@ -366,6 +407,16 @@ export class MockNode implements ProviderNode {
         this.removed = true;
         this.provider.log.push(`close ${this.runtimeId}`);
         this.provider.emit({ kind: 'NodeRemoved', runtimeId: this.runtimeId, parentRuntimeId: this.parent?.runtimeId });
+        if (this.role === 'Window') this.provider.emitUi({ type: 'window-closed', runtimeId: this.runtimeId });
+        if (this.parent) {
+          this.provider.emitUi({
+            type: 'children-changed',
+            runtimeId: this.parent.runtimeId,
+            change: 'removed',
+            index: this.parent.children_.indexOf(this),
+            child: this.runtimeId,
+          });
+        }
         return;
       default:
         throw new InspectorError('unsupported', `the mock does not know the action "${action}"`);
@@ -400,6 +451,7 @@ export class MockProvider implements UiTreeProvider {
   readonly descriptor: ProviderDescriptor;
   readonly log: string[] = [];
   private readonly listeners = new Set<ProviderEventListener>();
+  private readonly uiWatchers = new Set<{ types: ReadonlySet<UiEventType>; listener: ProviderUiEventListener }>();
   private readonly rootNodes: MockNode[];
   private readonly all: MockNode[] = [];
   private readonly byId = new Map<string, MockNode>();
@@ -463,6 +515,7 @@ export class MockProvider implements UiTreeProvider {
       if (focused?.type === 'Bool' && focused.value) {
         node.set(AttributeNames.IsFocused, uiBool(false));
         this.emit({ kind: 'NodeUpdated', runtimeId: node.runtimeId, attributes: [AttributeNames.IsFocused] });
+        this.emitUi({ type: 'state-changed', runtimeId: node.runtimeId, state: 'focused', value: false });
       }
     }
   }
@@ -474,6 +527,25 @@ export class MockProvider implements UiTreeProvider {
 
   emit(event: ProviderEvent): void {
     for (const listener of [...this.listeners]) listener(event);
+  }
+
+  /** Typed events of the mock's own changes (made by actions). */
+  watchUiEvents(types: ReadonlySet<UiEventType>, listener: ProviderUiEventListener): () => void {
+    const watcher = { types: new Set(types), listener };
+    this.uiWatchers.add(watcher);
+    return () => this.uiWatchers.delete(watcher);
+  }
+
+  emitUi(event: ProviderUiEvent): void {
+    for (const watcher of [...this.uiWatchers]) if (watcher.types.has(event.type)) watcher.listener(event);
+  }
+
+  describeNode(runtimeId: string): Promise<NodeDescription | undefined> {
+    return this.respond(() => {
+      const node = this.byId.get(runtimeId);
+      if (!node || node.removed) return undefined;
+      return { namespace: node.namespace, role: node.role, name: node.name, isSecure: node.isSecure };
+    });
   }
 
   status(): ProviderStatus {

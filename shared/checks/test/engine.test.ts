@@ -4,6 +4,10 @@ import { CheckConfigError, EMPTY_CHECK_CONFIG, parseCheckConfig } from '../confi
 import { failsAt, runChecks } from '../engine.js';
 import { formatCheckReport } from '../report/formats.js';
 import { button, inWindow, n } from './build.js';
+import { onDemandCheckAttributes, TEXT_ATTRIBUTES } from '../attributes.js';
+import { isShowingByAttributes } from '../facts.js';
+import { AttributeNames } from '../../model/attributes.js';
+import { uiArray, uiBool, uiString } from '../../model/values.js';
 
 const faulty = () => inWindow(button(''), n('Image', { Name: 'icon.png' }), button('OK'));
 const tool = { name: 'PlatynUI Inspector', version: '0.0.0-test' };
@@ -95,4 +99,30 @@ describe('check engine, config and report formats', () => {
     const text = formatCheckReport(report, 'text', locatorOf, tool);
     assert.match(text, /2 finding\(s\): 1 error\(s\), 1 warning\(s\)/);
   });
+});
+
+test('bounds and text attributes are read only of showing nodes; the rest by role as before', () => {
+  assert.deepEqual(onDemandCheckAttributes('control', 'Label', 'Total', false), []);
+  assert.deepEqual(onDemandCheckAttributes('control', 'Label', 'Total', true), [
+    AttributeNames.Bounds,
+    TEXT_ATTRIBUTES,
+  ]);
+  assert.deepEqual(onDemandCheckAttributes('control', 'Slider', 'Volume', false), [
+    AttributeNames.MinValue,
+    AttributeNames.MaxValue,
+  ]);
+  assert.ok(onDemandCheckAttributes('control', 'Entry', ' ', false).includes(AttributeNames.LabelledBy));
+  const states = (names: string[]) => new Map([['native:Accessible.States', uiArray(names.map(uiString))]]);
+  assert.equal(isShowingByAttributes(states(['showing', 'visible'])), true);
+  assert.equal(isShowingByAttributes(states(['visible'])), false);
+  assert.equal(isShowingByAttributes(new Map([[AttributeNames.IsVisible, uiBool(true)]])), true);
+  assert.equal(
+    isShowingByAttributes(
+      new Map([
+        [AttributeNames.IsVisible, uiBool(true)],
+        [AttributeNames.IsOffscreen, uiBool(true)],
+      ]),
+    ),
+    false,
+  );
 });

@@ -186,10 +186,11 @@ test('the shell script calls this CLI with each word intact, and the secret only
   try {
     const fake = path.join(dir, 'fake-cli');
     const log = path.join(dir, 'calls.txt');
-    // Answers the script's queries (count() = 1, the asserted Name) and logs every other call, one word a line.
+    // Answers the asserted Name's query, fails the first click once (its element not there yet: the script tries
+    // again) and logs every other call, one word a line.
     writeFileSync(
       fake,
-      `#!/bin/sh\ncase "$1 $2" in\n  "query count("*) echo 1; exit 0;;\n  "query string("*) printf "%s\\n" "it's"; exit 0;;\nesac\nfor word in "$@"; do printf '%s\\n' "$word" >> "${log}"; done\necho --- >> "${log}"\n`,
+      `#!/bin/sh\ncase "$1 $2" in\n  "query string("*) printf "%s\\n" "it's"; exit 0;;\n  "pointer click") [ -e "${log}.once" ] || { touch "${log}.once"; echo "no element matches" >&2; exit 1; };;\nesac\nfor word in "$@"; do printf '%s\\n' "$word" >> "${log}"; done\necho --- >> "${log}"\n`,
     );
     chmodSync(fake, 0o755);
     const script = path.join(dir, 'flow.sh');

@@ -8,7 +8,7 @@ import { scaleFromResources, unionRects } from '../desktop-info.js';
 import { createX11Platform, ownProcessIds, x11PlatformFactory } from '../factory.js';
 import { frameBars } from '../highlight.js';
 import { characterKeysym, keyNameOfKeysymName, keysymCharacter, knownX11KeyNames, lookupKeyName } from '../keysyms.js';
-import { intersectRect, toBgra } from '../screenshot.js';
+import { intersectRect, toScreenshot } from '../screenshot.js';
 import { detectDisplayServer } from '../display-server.js';
 
 describe('X11 session detection', () => {
@@ -184,10 +184,10 @@ describe('X11 geometry helpers', () => {
     assert.equal(scaleFromResources('Xft.dpi: nonsense'), 1);
   });
 
-  it('converts X images of other pixel layouts to Bgra8', () => {
+  it('converts X images: other pixel layouts to Bgra8, padded 32-bit BGRX rows to Rgba8', () => {
     // Two RGB565 pixels, little-endian: pure red and pure blue.
     const data = new Uint8Array([0x00, 0xf8, 0x1f, 0x00]);
-    const shot = toBgra(
+    const shot = toScreenshot(
       {
         width: 2,
         height: 1,
@@ -206,7 +206,7 @@ describe('X11 geometry helpers', () => {
     assert.deepEqual([...shot.pixels], [0, 0, 255, 255, 255, 0, 0, 255]);
     // 32-bit BGRX with padding at the end of each row.
     const padded = new Uint8Array([1, 2, 3, 0, 9, 9, 9, 9, 4, 5, 6, 0, 9, 9, 9, 9]);
-    const rows = toBgra(
+    const rows = toScreenshot(
       {
         width: 1,
         height: 2,
@@ -221,6 +221,7 @@ describe('X11 geometry helpers', () => {
       },
       padded,
     );
-    assert.deepEqual([...rows.pixels], [1, 2, 3, 255, 4, 5, 6, 255]);
+    assert.equal(rows.format, 'Rgba8');
+    assert.deepEqual([...rows.pixels], [3, 2, 1, 255, 6, 5, 4, 255]);
   });
 });

@@ -24,6 +24,28 @@ export interface RefusedMessage {
 
 export class DbusConnectError extends Error {}
 
+/**
+ * Serial numbers of outgoing messages. Connections of one client share one, so a reply's serial names one call
+ * whichever connection it came on.
+ */
+export class SerialCounter {
+  private last = 0;
+
+  next(): number {
+    this.last = this.last >= 0xffffffff ? 1 : this.last + 1;
+    return this.last;
+  }
+}
+
+export interface OpenOptions {
+  /**
+   * True (default) for a bus: say Hello and learn the unique name. False for a peer-to-peer connection (a server
+   * an application runs for its clients), where there is no bus to greet.
+   */
+  hello?: boolean;
+  serials?: SerialCounter;
+}
+
 export class DbusConnection {
   /** This connection's unique name on the bus (`:1.42`), from Hello. */
   uniqueName = '';
@@ -33,7 +55,6 @@ export class DbusConnection {
   /** Called once when the connection ends for any reason other than close(). */
   onLost: (reason: string) => void = () => undefined;
 
-  private serial = 0;
   private closed = false;
   private corked = false;
   /** Bytes received but not yet a whole message. */
@@ -42,25 +63,28 @@ export class DbusConnection {
   /** Length of the message being received, once its fixed header arrived. */
   private expected = 0;
 
-  private constructor(private readonly socket: net.Socket) {
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly serials: SerialCounter,
+  ) {
     // Errors end the socket and surface as 'close' (or as the handshake's failure); none may go unhandled.
     socket.on('error', () => undefined);
   }
 
   /**
-   * Connects to `address` (`unix:path=` or `unix:abstract=`), authenticates and says Hello; rejects with a
-   * DbusConnectError naming what failed, within `timeoutMs`.
+   * Connects to `address` (`unix:path=` or `unix:abstract=`), authenticates and says Hello (unless `hello` is
+   * false); rejects with a DbusConnectError naming what failed, within `timeoutMs`.
    */
-  static async open(address: string, timeoutMs: number): Promise<DbusConnection> {
+  static async open(address: string, timeoutMs: number, options: OpenOptions = {}): Promise<DbusConnection> {
     const socketPath = unixSocketOf(address);
     if (!socketPath)
       throw new DbusConnectError(`no unix socket in D-Bus address "${address}" (only unix: is supported)`);
     const socket = net.createConnection({ path: socketPath });
-    const connection = new DbusConnection(socket);
+    const connection = new DbusConnection(socket, options.serials ?? new SerialCounter());
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
-        connection.handshake(),
+        connection.handshake(options.hello ?? true),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
             () => reject(new DbusConnectError(`connecting to ${address} did not complete within ${timeoutMs} ms`)),
@@ -83,8 +107,7 @@ export class DbusConnection {
   }
 
   nextSerial(): number {
-    this.serial = this.serial >= 0xffffffff ? 1 : this.serial + 1;
-    return this.serial;
+    return this.serials.next();
   }
 
   /** Sends a method call (written in the same tick as others, in few syscalls). */
@@ -112,7 +135,7 @@ export class DbusConnection {
     this.socket.write(wire);
   }
 
-  private async handshake(): Promise<void> {
+  private async handshake(hello: boolean): Promise<void> {
     const socket = this.socket;
     const lines = this.authLines();
     await new Promise<void>((resolve, reject) => {
@@ -134,17 +157,18 @@ export class DbusConnection {
     socket.write('BEGIN\r\n');
     const rest = lines.stop();
     this.listen(rest);
-    const hello = this.nextSerial();
+    if (!hello) return;
+    const helloSerial = this.nextSerial();
     const reply = new Promise<string>((resolve, reject) => {
       this.onMessage = (message) => {
-        if (message.replySerial !== hello) return;
+        if (message.replySerial !== helloSerial) return;
         if (message.type === MessageType.ERROR) reject(new DbusConnectError(`Hello failed: ${message.errorName}`));
         else resolve(String(message.body[0] ?? ''));
       };
       this.onLost = (reason) => reject(new DbusConnectError(`the bus closed the connection during Hello: ${reason}`));
     });
     this.sendCall({
-      serial: hello,
+      serial: helloSerial,
       destination: 'org.freedesktop.DBus',
       path: '/org/freedesktop/DBus',
       interface: 'org.freedesktop.DBus',

@@ -101,6 +101,63 @@ test('lazy walking gives the same tree as bulk loading', async () => {
   }
 });
 
+test('calls go to each application on its own socket, not through the bus daemon, and read the same tree', async () => {
+  const { call, connectBus } = await import('../../../../e2e/support/atspi-bus.js');
+  // A monitor on the accessibility bus sees every call the daemon routes.
+  const monitor = connectBus(provider.client.address);
+  let routed = 0;
+  const apps = new Set([chromium.busName, gtk.busName]);
+  const { MessageType } = await import('dbus-next');
+  monitor.on('message', (message: { type: number; destination?: string }) => {
+    if (message.type === MessageType.METHOD_CALL && apps.has(message.destination ?? '')) routed++;
+  });
+  monitor.addMethodHandler(() => true); // a monitor must not answer
+  const describe = async (app: AtspiNode) =>
+    Promise.all(
+      flatten(await walk(app)).map(async (w) => {
+        // Names left out: a tab's name shows the page's memory use, which changes between the two reads.
+        const attributes = [...(await attributeMap(w.node))].filter(([key]) => !key.endsWith('Name'));
+        return `${w.depth} ${w.node.runtimeId} ${w.node.role} ${JSON.stringify(attributes)}`;
+      }),
+    );
+  const readBoth = async (options: { peerToPeer: boolean }) => {
+    const reader = await AtspiProvider.create(options);
+    try {
+      const before = routed;
+      const tree = await describe(await applicationOf(reader, chromium.pid));
+      await walk(await applicationOf(reader, gtk.pid));
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the monitor's copies may come after the replies
+      const peers = [chromium, gtk].filter((launched) => reader.client.hasPeer(launched.busName)).length;
+      return { tree, routed: routed - before, peers, direct: reader.client.peerCallCount };
+    } finally {
+      await reader.shutdown();
+    }
+  };
+  try {
+    await new Promise((resolve) => monitor.once('connect', resolve));
+    await call(monitor, {
+      destination: 'org.freedesktop.DBus',
+      path: '/org/freedesktop/DBus',
+      interface: 'org.freedesktop.DBus.Monitoring',
+      member: 'BecomeMonitor',
+      signature: 'asu',
+      body: [[], 0],
+    });
+    const viaBus = await readBoth({ peerToPeer: false });
+    const direct = await readBoth({ peerToPeer: true });
+    assert.equal(viaBus.peers, 0);
+    assert.equal(viaBus.direct, 0);
+    assert.ok(viaBus.routed > viaBus.tree.length, `the monitor saw ${viaBus.routed} calls through the bus`);
+    assert.equal(direct.peers, 2);
+    assert.ok(direct.direct > direct.tree.length, `${direct.direct} calls went direct`);
+    // Through the bus only the question for each application's socket.
+    assert.ok(direct.routed <= 4, `${direct.routed} calls went through the bus`);
+    assert.deepEqual(direct.tree, viaBus.tree);
+  } finally {
+    monitor.disconnect();
+  }
+});
+
 test('attribute values of Chromium controls', async () => {
   const app = await applicationOf(provider, chromium.pid);
   const ok = await find(app, (n) => n.role === 'Button' && n.name === 'OK');
@@ -192,6 +249,48 @@ test('every node honours the pattern contract, and the applications survive read
     assert.equal(await again.isValid(), true);
   }
   assert.deepEqual(unhandled, []);
+});
+
+test('reading every attribute: text state in one call, no text calls for empty text, the same values as one by one', async () => {
+  const reader = await AtspiProvider.create();
+  try {
+    const nodes = flatten(await walk(await applicationOf(reader, chromium.pid))).map((w) => w.node);
+    const before = reader.client.callCount;
+    const all = await Promise.all(nodes.map((node) => attributeMap(node)));
+    const perNode = (reader.client.callCount - before) / nodes.length;
+    // 10.1 on this page when CharacterCount, CaretOffset (twice), GetNSelections and GetText were read for each.
+    assert.ok(perNode < 8, `${perNode} calls per node over ${nodes.length} nodes`);
+    const withText = all.filter((attributes) => attributes.has('native:Text.CharacterCount'));
+    assert.ok(withText.some((attributes) => attributes.get('native:Text.CharacterCount') === 0));
+    assert.ok(withText.some((attributes) => Number(attributes.get('native:Text.CharacterCount')) > 0));
+    for (const attributes of withText) {
+      if (attributes.get('native:Text.CharacterCount') === 0) {
+        assert.equal(attributes.get(A.Text), '');
+        assert.equal(attributes.get(A.SelectedText), '');
+        assert.equal(attributes.get(A.SelectionStart), attributes.get('native:Text.CaretOffset'));
+      }
+    }
+    // One by one, on nodes that read nothing before, each attribute alone gives the same value.
+    const single = await AtspiProvider.create();
+    try {
+      const fresh = flatten(await walk(await applicationOf(single, chromium.pid))).map((w) => w.node);
+      const names = [A.Text, A.SelectedText, A.SelectionStart, A.SelectionEnd, 'native:Text.CharacterCount'];
+      for (const [i, node] of fresh.entries()) {
+        const expected = all[i] as Map<string, unknown>;
+        if (!expected.has('native:Text.CharacterCount')) continue;
+        for (const name of names) {
+          const [namespace, local] = name.includes(':') ? name.split(':') : ['control', name];
+          const attribute = (await node.attributes()).find((a) => a.namespace === namespace && a.name === local);
+          assert.ok(attribute, `${node.runtimeId} ${name}`);
+          assert.deepEqual(toJsonValue(await attribute.read()), expected.get(name), `${node.runtimeId} ${name}`);
+        }
+      }
+    } finally {
+      await single.shutdown();
+    }
+  } finally {
+    await reader.shutdown();
+  }
 });
 
 test('a password field is secure: its text and value are never read or shown, not even the mask', async () => {

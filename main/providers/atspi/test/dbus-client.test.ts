@@ -192,3 +192,72 @@ test('bytes that are not a D-Bus message end the connection with a clear reason'
     assert.match(error.message, /not a D-Bus message \(byte order mark 0x48\)/);
   });
 });
+
+test('calls to an application with its own socket go there; the bus keeps the rest; its loss fails only its calls', async () => {
+  await withBus({}, async (bus) => {
+    await withBus({}, async (app) => {
+      bus.onMessage = (message, peer) => peer.reply(message, 's', ['bus']);
+      let hangUp: (() => void) | undefined;
+      app.onMessage = (message, peer) => {
+        if (message.member === 'Hold') hangUp = () => peer.end();
+        else {
+          // An application sends its events to each peer too; the client takes them from the bus alone.
+          peer.send({ type: MessageType.SIGNAL, path: '/', interface: 'org.x.Test', member: 'Event' });
+          peer.reply(message, 's', ['direct']);
+        }
+      };
+      const client = await DbusClient.connect(bus.address, { callTimeoutMs: 2000 });
+      try {
+        const signals: SignalMessage[] = [];
+        client.onSignal((signal) => signals.push(signal));
+        await client.connectPeer(':1.3', app.address);
+        assert.equal(client.hasPeer(':1.3'), true);
+        const other = (member: string) =>
+          client.call({ destination: ':1.4', path: '/', interface: 'org.x.Test', member });
+        assert.deepEqual(await Promise.all([call(client, 'A'), other('B'), call(client, 'C')]), [
+          ['direct'],
+          ['bus'],
+          ['direct'],
+        ]);
+        assert.deepEqual(
+          app.received.map((m) => m.member),
+          ['A', 'C'],
+        );
+        assert.deepEqual(
+          bus.received.map((m) => m.member),
+          ['B'],
+        );
+        assert.equal(client.callCount, 3);
+        assert.equal(client.peerCallCount, 2);
+        const held = rejection(call(client, 'Hold'));
+        while (!hangUp) await new Promise((resolve) => setTimeout(resolve, 5));
+        hangUp();
+        const error = await held;
+        assert.equal(error.code, 'stale-node');
+        assert.match(error.message, /org\.x\.Test\.Hold: the application closed its connection/);
+        assert.equal(client.hasPeer(':1.3'), false);
+        assert.equal(client.isClosed, false);
+        assert.deepEqual(await call(client, 'D'), ['bus']);
+        assert.deepEqual(signals, []);
+      } finally {
+        client.close();
+      }
+    });
+  });
+});
+
+test('an application socket nobody listens on is a clear error; calls keep going through the bus', async () => {
+  await withBus({}, async (bus) => {
+    bus.onMessage = (message, peer) => peer.reply(message, 's', ['bus']);
+    const client = await DbusClient.connect(bus.address, { callTimeoutMs: 500 });
+    try {
+      const error = await rejection(client.connectPeer(':1.3', 'unix:path=/nonexistent/at-spi2-socket'));
+      assert.equal(error.code, 'provider-unavailable');
+      assert.match(error.message, /cannot connect to D-Bus at unix:path=\/nonexistent\/at-spi2-socket/);
+      assert.equal(client.hasPeer(':1.3'), false);
+      assert.deepEqual(await call(client, 'A'), ['bus']);
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import type { InspectorEvent } from '../../shared/api/schema.js';
+import type { UiEventRecord, UiEventType } from '../../shared/model/ui-events.js';
+import { UiEventWatch } from '../services/ui-events.js';
+import type { InspectorSession } from './session.js';
+
+/** Events go to a connection gathered, at most one `ui.events` message per this many milliseconds. */
+const EVENT_BATCH_MS = 100;
+
+/**
+ * One connection's event subscription: the event service's watch, bounded by the `eventBuffer` limit, and the
+ * delivered events gathered into one `ui.events` message per 100 ms. What waits to be sent is bounded by the same
+ * limit (the oldest dropped and counted), so a client that reads slowly costs the host a fixed amount.
+ */
+export class EventStream {
+  private batch: UiEventRecord[] = [];
+  private droppedHere = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly watch: UiEventWatch,
+    private readonly limit: number,
+    private readonly send: (event: InspectorEvent) => void,
+  ) {}
+
+  static async start(
+    session: InspectorSession,
+    filter: { types?: UiEventType[] | undefined; xpath?: string | undefined },
+    send: (event: InspectorEvent) => void,
+  ): Promise<EventStream> {
+    const limit = session.limits.eventBuffer;
+    const delivery: { to?: EventStream } = {};
+    const watch = await UiEventWatch.start(
+      session.runtime,
+      session.xpath,
+      {
+        ...(filter.types ? { types: filter.types } : {}),
+        ...(filter.xpath ? { xpath: filter.xpath } : {}),
+        bufferLimit: limit,
+      },
+      (record) => delivery.to?.add(record),
+    );
+    delivery.to = new EventStream(watch, limit, send);
+    return delivery.to;
+  }
+
+  get bufferLimit(): number {
+    return this.limit;
+  }
+
+  private add(record: UiEventRecord): void {
+    if (this.batch.length >= this.limit) {
+      this.batch.shift();
+      this.droppedHere++;
+    }
+    this.batch.push(record);
+    this.timer ??= setTimeout(() => this.flush(), EVENT_BATCH_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const events = this.batch;
+    this.batch = [];
+    const { received, coalesced, dropped } = this.watch.counts;
+    this.send({ type: 'ui.events', events, received, coalesced, dropped: dropped + this.droppedHere });
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.watch.close();
+  }
+}

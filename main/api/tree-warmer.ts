@@ -1,0 +1,59 @@
+import { captureLocatorTree } from '../services/locate.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { XPathService } from '../xpath/xpath-service.js';
+
+/** Waits this long after the desktop's children were listed, so the page draws its first rows first. */
+const WARM_DELAY_MS = 250;
+/** The warm-up is an evaluation of its own owner: a connection's queries take turns with it, never wait behind it. */
+const WARM_OWNER = {};
+
+/**
+ * Once per session of an interactive host, after the first listing of the desktop: loads every application's tree
+ * into the runtime and the XPath worker (`count(//*)`, evaluated like any query) and captures the locator attributes
+ * of the tree generation, in the background. The first query typed and the first "Find locators" then find the tree
+ * loaded instead of loading it. Nothing waits for it; a failure (a timeout, an application that does not answer)
+ * only means the first query loads what it needs, as without it.
+ */
+export class TreeWarmer {
+  private started = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly abort = new AbortController();
+  done: Promise<void> | undefined;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly xpath: XPathService,
+    private readonly timeoutMs: () => number,
+  ) {}
+
+  /** The desktop's children were listed: start soon (once). */
+  desktopListed(): void {
+    if (this.started) return;
+    this.started = true;
+    this.done = new Promise<void>((resolve) => {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.warm().finally(resolve);
+      }, WARM_DELAY_MS);
+    });
+  }
+
+  private async warm(): Promise<void> {
+    try {
+      await this.xpath.evaluate('count(//*)', {
+        owner: WARM_OWNER,
+        timeoutMs: this.timeoutMs(),
+        signal: this.abort.signal,
+      });
+      if (!this.abort.signal.aborted) await captureLocatorTree(this.runtime);
+    } catch {
+      // background work: the first query or locate does what it needs itself
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.abort.abort();
+  }
+}

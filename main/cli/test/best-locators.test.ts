@@ -1,0 +1,36 @@
+import '../../backends/mock.js';
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Runtime } from '../../runtime/runtime.js';
+import { XPathService } from '../../xpath/xpath-service.js';
+import { bestLocatorOfEach, locateNodes } from '../../services/locate.js';
+
+test("a check's findings get verified locators from the priority capture, without reading the targets' every attribute", async () => {
+  const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  const xpath = new XPathService(runtime);
+  try {
+    const { items } = await xpath.evaluate('//Button');
+    const targets = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+    assert.ok(targets.length >= 3);
+    let fullReads = 0;
+    for (const target of targets) {
+      const attributes = target.attributes.bind(target);
+      target.attributes = () => (fullReads++, attributes());
+    }
+    const best = await bestLocatorOfEach(runtime, xpath, targets);
+    assert.equal(fullReads, 0, 'no target had every attribute read');
+    assert.equal(best.size, targets.length, 'every button got a locator');
+    for (const target of targets) {
+      const found = await xpath.evaluate(best.get(target.runtimeId)!);
+      assert.equal(found.items.length, 1, best.get(target.runtimeId));
+      const [item] = found.items;
+      assert.ok(item?.type === 'node' && item.node.runtimeId === target.runtimeId, 'it selects its node alone');
+    }
+    // The same best locator as locate's where locate's best needs only the priority attributes.
+    const [located] = await locateNodes(runtime, xpath, [targets[0]!]);
+    assert.equal(best.get(targets[0]!.runtimeId), located!.locators[0]!.xpath);
+  } finally {
+    await xpath.close();
+    await runtime.shutdown();
+  }
+});

@@ -1,0 +1,208 @@
+import '../../backends/linux.js';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LaunchedApp } from '../../../e2e/support/apps.js';
+import { launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
+import { projectRoot } from '../../../e2e/support/paths.js';
+import { renderRecording } from '../../../shared/recording/export.js';
+import type { RecordedStep } from '../../../shared/recording/steps.js';
+import { KeyboardController } from '../../runtime/input/keyboard.js';
+import { PointerController } from '../../runtime/input/pointer.js';
+import { Runtime } from '../../runtime/runtime.js';
+import { actionPointOf } from '../../services/bounds.js';
+import { Recorder } from '../../services/recorder.js';
+import { XPathService } from '../../xpath/xpath-service.js';
+
+// Recording against a real application: a flow driven by XTest on a python3-gi form (e2e/fixtures/gtk3-recorder-form.py)
+// is recorded, exported as a shell script of this CLI and as dogtail, and each export replays against a freshly started
+// form to the same end state: the form's snapshot (default attributes, geometry left out) read through AT-SPI.
+// The password typed is never in any script.
+
+const bin = path.join(projectRoot(), 'bin', 'platynui-inspector');
+const FORM = "//Frame[@Name='Recorder form']";
+const PASSWORD = 'Pa<ss> w0rd\\';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [bin, ...args], { env: sessionEnv(), encoding: 'utf8', timeout: 60_000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function status(description: string): string {
+  const run = cli(['query', `string(${FORM}//Label[@Description='${description}']/@Name)`]);
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trim();
+}
+
+async function eventually(read: () => string, expected: string, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value === expected) return;
+    if (Date.now() > deadline)
+      assert.fail(`${what}: still ${JSON.stringify(value)}, expected ${JSON.stringify(expected)}`);
+    await sleep(200);
+  }
+}
+
+/** The form's end state as a user would compare it: its snapshot with the default attributes, geometry left out. */
+function endState(): string {
+  const run = cli([
+    'snapshot',
+    FORM,
+    '--attrs',
+    'default',
+    '--exclude',
+    'control:Bounds*',
+    '--exclude',
+    'control:ActivationPoint*',
+  ]);
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout;
+}
+
+const EXPECTED_STATUS = `submitted Ada Lovelace (${PASSWORD.length} characters) subscribed`;
+
+let form: LaunchedApp | undefined;
+let dir: string;
+
+async function freshForm(): Promise<void> {
+  await form?.stop();
+  form = await launchPythonGtkApp('gtk3-recorder-form.py', sessionEnv(), { args: ['240', '160'] });
+  await eventually(() => cli(['query', `count(${FORM}//Button[@Name='Submit'])`]).stdout.trim(), '1', 'the form');
+}
+
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'record-desktop-'));
+  await freshForm();
+});
+
+after(async () => {
+  await form?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('record: a flow on a real GTK form replays from its exports (desktop)', () => {
+  let steps: RecordedStep[] = [];
+  let recordedState = '';
+
+  test('records clicks, a double click, typing per field and the password as a variable', async () => {
+    const runtime = await Runtime.create({ providers: ['atspi'] });
+    const xpath = new XPathService(runtime);
+    try {
+      const pointer = new PointerController(runtime.platform!.pointer!);
+      const keyboard = new KeyboardController(runtime.platform!.keyboard!);
+      const at = async (expression: string) => {
+        const { items } = await xpath.evaluate(expression);
+        const node = items.flatMap((item) => (item.type === 'node' ? [item.node] : []))[0];
+        assert.ok(node, expression);
+        return actionPointOf(node);
+      };
+      const points = {
+        name: await at(`${FORM}//Text[@Name='Name']`),
+        password: await at(`${FORM}//PasswordText[@Name='Password']`),
+        subscribe: await at(`${FORM}//CheckBox[@Name='Subscribe']`),
+        add: await at(`${FORM}//Button[@Name='Add']`),
+        submit: await at(`${FORM}//Button[@Name='Submit']`),
+      };
+      const recorder = await Recorder.start(runtime, xpath);
+      await pointer.click(points.name);
+      await keyboard.type('Ada Lovelace');
+      await pointer.click(points.password);
+      await keyboard.type(PASSWORD.replace(/[\\<>]/g, (ch) => `\\${ch}`));
+      await pointer.click(points.subscribe);
+      await pointer.multiClick(points.add, 'left', 2);
+      await pointer.click(points.submit);
+      await eventually(() => status('submit-status'), EXPECTED_STATUS, 'the recorded flow');
+      steps = await recorder.stop();
+    } finally {
+      await xpath.close();
+      await runtime.shutdown();
+    }
+    assert.deepEqual(
+      steps.map((step) => [step.action.kind, step.target.role, step.target.name]),
+      [
+        ['click', 'Text', 'Name'],
+        ['type', 'Text', 'Name'],
+        ['click', 'PasswordText', 'Password'],
+        ['type', 'PasswordText', 'Password'],
+        ['click', 'CheckBox', 'Subscribe'],
+        ['click', 'Button', 'Add'],
+        ['click', 'Button', 'Submit'],
+      ],
+    );
+    assert.deepEqual(steps[1]!.action, { kind: 'type', parts: [{ kind: 'text', text: 'Ada Lovelace' }] });
+    assert.deepEqual(steps[3]!.action, { kind: 'type', parts: [{ kind: 'secret', variable: 'PASSWORD_1' }] });
+    assert.deepEqual(steps[5]!.action, { kind: 'click', button: 'left', count: 2 });
+    for (const step of steps) assert.ok(step.target.locators.length > 0, `${step.target.name}: a verified locator`);
+    assert.equal(status('count-status'), 'count 2');
+    recordedState = endState();
+    assert.match(recordedState, /Ada Lovelace/);
+    for (const format of ['robot', 'python', 'dogtail', 'cli'] as const) {
+      assert.ok(!renderRecording(format, steps).includes('w0rd'), `${format}: no password`);
+    }
+  });
+
+  test('the shell script of CLI commands replays against a fresh form to the same end state', async () => {
+    assert.ok(steps.length > 0, 'the recording test ran');
+    await freshForm();
+    const script = path.join(dir, 'flow.sh');
+    writeFileSync(script, renderRecording('cli', steps));
+    const run = spawnSync('sh', [script], {
+      env: { ...sessionEnv(), PLATYNUI_INSPECTOR: bin, PASSWORD_1: PASSWORD },
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    await eventually(() => status('submit-status'), EXPECTED_STATUS, 'the replayed flow');
+    assert.equal(endState(), recordedState);
+  });
+
+  test('the dogtail script replays against a fresh form to the same end state', async () => {
+    assert.ok(steps.length > 0, 'the recording test ran');
+    await freshForm();
+    const script = path.join(dir, 'flow.py');
+    writeFileSync(script, renderRecording('dogtail', steps));
+    const run = spawnSync('/usr/bin/python3', [script], {
+      env: { ...sessionEnv(), PASSWORD_1: PASSWORD },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    await eventually(() => status('submit-status'), EXPECTED_STATUS, 'the replayed flow');
+    assert.equal(endState(), recordedState);
+  });
+
+  test('the record command writes the script when SIGTERM stops it', async () => {
+    await freshForm();
+    const output = path.join(dir, 'recorded.sh');
+    const child = spawn(process.execPath, [bin, 'record', '--format', 'cli', '--output', output], {
+      env: sessionEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const deadline = Date.now() + 60_000;
+    while (!stderr.includes('recording (RECORD)')) {
+      assert.ok(Date.now() < deadline && child.exitCode === null, `record did not start: ${stderr}`);
+      await sleep(100);
+    }
+    assert.equal(cli(['pointer', 'click', `${FORM}//Button[@Name='Add']`]).status, 0);
+    while (!stderr.includes('recorded 1: click Button "Add"')) {
+      assert.ok(Date.now() < deadline, `no step announced: ${stderr}`);
+      await sleep(100);
+    }
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, `${output}\n`);
+    assert.match(readFileSync(output, 'utf8'), /"\$PLATYNUI" pointer click '.*Button\[@Name='\\''Add'\\''\]'\n/);
+  });
+});

@@ -1,0 +1,427 @@
+import { AttributeNames } from '../../shared/model/attributes.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import { formatValueText, type Point } from '../../shared/model/values.js';
+import type { ExportTarget } from '../../shared/export/templates.js';
+import {
+  ASSERTABLE_ATTRIBUTES,
+  type AssertableAttribute,
+  type RecordedStep,
+  type TypedPart,
+} from '../../shared/recording/steps.js';
+import type { InputRecording, PointerButton, RecordedInput } from '../core/platform.js';
+import type { RuntimeNode } from '../runtime/node.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { XPathService } from '../xpath/xpath-service.js';
+import { boundsOf, contains } from './bounds.js';
+import { elementAtPoint } from './hit-test.js';
+import { locateNodes } from './locate.js';
+
+/** How long after a click or a key that may move the focus a typed key waits for the focus event it may cause. */
+const FOCUS_SETTLE_MS = 250;
+/** The longest a hover test may have started before the press and still name the element pressed. */
+const HOVER_MAX_AGE_MS = 50;
+const LOCATE_TIMEOUT_MS = 5000;
+const FOCUS_QUERY_TIMEOUT_MS = 2000;
+/** Focus changes kept to answer "what had the focus at this key press". */
+const FOCUS_LOG_LIMIT = 64;
+const TYPING_MODIFIERS = ['Ctrl', 'Alt', 'Super'];
+const MODIFIER_ORDER = ['Ctrl', 'Alt', 'Shift', 'Super', 'AltGr'];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type RecorderListener = (steps: readonly RecordedStep[]) => void;
+
+export interface RecorderStatus {
+  /** How the platform records (X11: RECORD). */
+  mechanism: string;
+  steps: number;
+  /** Clicks on nothing the tree knows, and keys typed while no element had the focus: not part of any step. */
+  unattributed: number;
+}
+
+function targetOf(node: RuntimeNode): ExportTarget {
+  return { runtimeId: node.runtimeId, namespace: node.namespace, role: node.role, name: node.name, locators: [] };
+}
+
+/** Where the pointer was last tested, and what was found there. */
+interface Hover {
+  point: Point;
+  startedAt: number;
+  result: Promise<RuntimeNode | undefined>;
+}
+
+/**
+ * The element under the pointer, tested as the pointer moves (one hit test at a time, the latest position next), so
+ * that a press finds its element already asked for and the recorder never asks a busy application at the press.
+ */
+class HoverTracker {
+  latest: Hover | undefined;
+  private wanted: Point | undefined;
+  private inFlight = false;
+
+  constructor(private readonly test: (point: Point) => Promise<RuntimeNode | undefined>) {}
+
+  moved(point: Point): void {
+    this.wanted = point;
+    if (!this.inFlight) this.run();
+  }
+
+  private run(): void {
+    const point = this.wanted;
+    if (!point) return;
+    this.wanted = undefined;
+    this.inFlight = true;
+    const result = this.test(point).catch(() => undefined);
+    this.latest = { point, startedAt: performance.now(), result };
+    void result.finally(() => {
+      this.inFlight = false;
+      this.run();
+    });
+  }
+
+  /** The hover test that names the element at a press: at the press point, started at most 50 ms before it. */
+  forPress(point: Point, at: number): Hover | undefined {
+    if (this.wanted && samePoint(this.wanted, point)) this.run();
+    const latest = this.latest;
+    if (!latest || !samePoint(latest.point, point)) return undefined;
+    return at - latest.startedAt <= HOVER_MAX_AGE_MS || !this.wanted ? latest : undefined;
+  }
+}
+
+const samePoint = (a: Point, b: Point) => a.x === b.x && a.y === b.y;
+
+/**
+ * Records what the user does in the inspected applications as steps: clicks and multi-clicks on the element under
+ * the pointer, text and keys typed into the focused element (one step per field), each with the locators verified
+ * at the time. Input comes from the platform's input recorder (a copy, never delaying the input); the element under
+ * the pointer from hover tracking, the focus from the providers' focus events. Input into the inspector's own
+ * windows is left out. Text typed into a secure field is never kept: the step holds a variable in its place.
+ */
+export class Recorder {
+  private readonly stepList: RecordedStep[] = [];
+  private readonly listeners = new Set<RecorderListener>();
+  private readonly pendingLocates = new Set<Promise<void>>();
+  private readonly focusLog: Array<{ node: RuntimeNode; at: number }> = [];
+  private readonly secretNames = new Map<string, string>();
+  private readonly heldModifiers = new Set<string>();
+  private readonly hover: HoverTracker;
+  private queue: Promise<void> = Promise.resolve();
+  private nextId = 1;
+  private unattributedCount = 0;
+  /** The last click or key that may move the focus (this process's clock). */
+  private lastFocusMoveAt = Number.NEGATIVE_INFINITY;
+  private lastPress: { button: PointerButton; point: Point; serverTime: number; stepId: number } | undefined;
+  private recording: InputRecording | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly runtime: Runtime,
+    private readonly xpath: XPathService,
+  ) {
+    this.hover = new HoverTracker((point) => elementAtPoint(runtime, point));
+  }
+
+  /** Starts recording; fails with `unsupported` when the platform cannot copy input (no RECORD, Wayland). */
+  static async start(runtime: Runtime, xpath: XPathService): Promise<Recorder> {
+    const device = runtime.platform?.inputRecorder;
+    if (!device) {
+      const reason = runtime.platform?.unavailable.find((entry) => entry.device === 'inputRecorder')?.reason;
+      throw new InspectorError(
+        'unsupported',
+        `recording needs a platform that copies the user's input${reason ? `: ${reason}` : ' (X11 with RECORD)'}`,
+      );
+    }
+    const recorder = new Recorder(runtime, xpath);
+    recorder.unsubscribe = runtime.registerEventSink((event) => {
+      if (event.kind === 'NodeUpdated' && (!event.attributes || event.attributes.includes(AttributeNames.IsFocused))) {
+        const node = runtime.node(event.runtimeId);
+        if (node) void recorder.focusUpdated(node, performance.now());
+      }
+    });
+    recorder.recording = await device.start((event) => recorder.input(event));
+    return recorder;
+  }
+
+  get mechanism(): string {
+    return this.recording?.mechanism ?? 'stopped';
+  }
+
+  status(): RecorderStatus {
+    return { mechanism: this.mechanism, steps: this.stepList.length, unattributed: this.unattributedCount };
+  }
+
+  /** The steps so far, in order (copies). */
+  steps(): RecordedStep[] {
+    return this.stepList.map((step) => structuredClone(step));
+  }
+
+  /** Called with the steps after every change (a step added, grown, located, deleted ...); returns its removal. */
+  onChange(listener: RecorderListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops recording, waits for the input already copied and the locators being verified, and returns the steps. */
+  async stop(): Promise<RecordedStep[]> {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.unsubscribe?.();
+      await this.recording?.stop();
+    }
+    await this.queue;
+    while (this.pendingLocates.size > 0) await Promise.all([...this.pendingLocates]);
+    return this.steps();
+  }
+
+  deleteStep(id: number): void {
+    const index = this.stepList.findIndex((step) => step.id === id);
+    if (index < 0) throw new InspectorError('invalid-input', `there is no recorded step ${id}`);
+    this.stepList.splice(index, 1);
+    if (this.lastPress?.stepId === id) this.lastPress = undefined;
+    this.changed();
+  }
+
+  /** Makes another of the step's verified locators its first (the one the scripts use). */
+  chooseLocator(id: number, xpath: string): void {
+    const step = this.stepList.find((candidate) => candidate.id === id);
+    if (!step) throw new InspectorError('invalid-input', `there is no recorded step ${id}`);
+    const index = step.target.locators.findIndex((locator) => locator.xpath === xpath);
+    if (index < 0) throw new InspectorError('invalid-input', `step ${id} has no locator ${xpath}`);
+    const locators = [...step.target.locators];
+    locators.unshift(...locators.splice(index, 1));
+    step.target = { ...step.target, locators };
+    this.changed();
+  }
+
+  /** Adds a step asserting the node's attribute as it is now (never the value of a secure field). */
+  async addAssertion(node: RuntimeNode, attribute: AssertableAttribute): Promise<RecordedStep> {
+    if (!(ASSERTABLE_ATTRIBUTES as readonly string[]).includes(attribute)) {
+      throw new InspectorError(
+        'invalid-input',
+        `an assertion checks one of ${ASSERTABLE_ATTRIBUTES.join(', ')}, not "${String(attribute)}"`,
+      );
+    }
+    if (node.isSecure && attribute === 'Value') {
+      throw new InspectorError('unsupported', `${node.describe()} is a secure field: its value is never recorded`, {
+        runtimeId: node.runtimeId,
+      });
+    }
+    const [entry] = await node.attributesNamed(attribute);
+    if (!entry) throw new InspectorError('unsupported', `${node.describe()} has no ${attribute}`);
+    const step = this.addStep({ kind: 'assert', attribute, expected: formatValueText(entry.value) }, node);
+    return structuredClone(step);
+  }
+
+  // --- input ---
+
+  private input(event: RecordedInput): void {
+    if (this.stopped) return;
+    // Motion only moves the hover test; it never waits behind the queue.
+    if (event.type === 'motion') {
+      this.hover.moved(event.point);
+      return;
+    }
+    if (event.type === 'button' && event.state === 'press' && !event.onOwnWindow) {
+      this.lastFocusMoveAt = event.at;
+      const hover = this.hover.forPress(event.point, event.at);
+      this.enqueue(() => this.press(event, hover));
+      return;
+    }
+    if (event.type === 'key') {
+      this.trackModifier(event);
+      if (event.state === 'press' && !event.isModifier && !event.onOwnWindow) {
+        const part = this.partOf(event);
+        if (part.kind !== 'text') this.lastFocusMoveAtAfter(event.at);
+        this.enqueue(() => this.key(event.at, part));
+      }
+    }
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.queue = this.queue.then(work).catch((error: unknown) => {
+      process.emitWarning(`recorder: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private trackModifier(event: Extract<RecordedInput, { type: 'key' }>): void {
+    if (!event.isModifier) return;
+    if (event.state === 'press') this.heldModifiers.add(event.key);
+    else this.heldModifiers.delete(event.key);
+  }
+
+  /** A key as the keyboard sequence writes it: a character, or a chord with the modifiers held. */
+  private partOf(event: Extract<RecordedInput, { type: 'key' }>): TypedPart {
+    const typing = TYPING_MODIFIERS.some((modifier) => this.heldModifiers.has(modifier));
+    if (!typing && event.character !== undefined) return { kind: 'text', text: event.character };
+    const modifiers = MODIFIER_ORDER.filter((modifier) => this.heldModifiers.has(modifier) && modifier !== 'AltGr');
+    return { kind: 'chord', keys: [...modifiers, event.key] };
+  }
+
+  private lastFocusMoveAtAfter(at: number): void {
+    // The key after this one waits for the focus event this one may cause (Tab, Enter in a dialog).
+    this.lastFocusMoveAt = at;
+  }
+
+  // --- clicks ---
+
+  private async press(event: Extract<RecordedInput, { type: 'button' }>, hover: Hover | undefined): Promise<void> {
+    const node = await this.elementPressed(event.point, hover);
+    if (!node) {
+      this.unattributedCount++;
+      this.changed();
+      return;
+    }
+    const last = this.lastPress;
+    const previous = last && this.stepList.find((step) => step.id === last.stepId);
+    if (
+      previous &&
+      previous.action.kind === 'click' &&
+      last.button === event.button &&
+      previous.target.runtimeId === node.runtimeId &&
+      this.isMultiClick(last, event)
+    ) {
+      previous.action = { ...previous.action, count: previous.action.count + 1 };
+      this.lastPress = { ...last, point: event.point, serverTime: event.serverTime };
+      this.changed();
+      return;
+    }
+    const step = this.addStep({ kind: 'click', button: event.button, count: 1 }, node);
+    this.lastPress = { button: event.button, point: event.point, serverTime: event.serverTime, stepId: step.id };
+  }
+
+  private isMultiClick(
+    last: { point: Point; serverTime: number },
+    event: { point: Point; serverTime: number },
+  ): boolean {
+    const pointer = this.runtime.platform?.pointer;
+    const timeMs = pointer?.doubleClickTimeMs() ?? 400;
+    const size = pointer?.doubleClickSize() ?? { width: 4, height: 4 };
+    const elapsed = (event.serverTime - last.serverTime) >>> 0; // X time wraps around at 2^32 ms
+    return (
+      elapsed <= timeMs &&
+      Math.abs(event.point.x - last.point.x) <= size.width &&
+      Math.abs(event.point.y - last.point.y) <= size.height
+    );
+  }
+
+  /**
+   * The hover test's element when it covers the press point; otherwise (no hover test at the point, or the element
+   * moved away) one hit test at the press point now.
+   */
+  private async elementPressed(point: Point, hover: Hover | undefined): Promise<RuntimeNode | undefined> {
+    const hovered = hover ? await hover.result : undefined;
+    if (hovered && contains(await boundsOf(hovered), point)) return hovered;
+    return elementAtPoint(this.runtime, point).catch(() => undefined);
+  }
+
+  // --- keys ---
+
+  private async key(at: number, part: TypedPart): Promise<void> {
+    const node = await this.focusAt(at);
+    if (!node) {
+      this.unattributedCount++;
+      this.changed();
+      return;
+    }
+    const secure = node.isSecure;
+    let added: TypedPart = part;
+    if (secure && part.kind === 'text') {
+      let variable = this.secretNames.get(node.runtimeId);
+      if (!variable) {
+        variable = `PASSWORD_${this.secretNames.size + 1}`;
+        this.secretNames.set(node.runtimeId, variable);
+      }
+      added = { kind: 'secret', variable };
+    }
+    const last = this.stepList.at(-1);
+    if (last && last.action.kind === 'type' && last.target.runtimeId === node.runtimeId) {
+      last.action = { kind: 'type', parts: appendPart(last.action.parts, added) };
+      this.changed();
+      return;
+    }
+    this.addStep({ kind: 'type', parts: [added] }, node);
+  }
+
+  /**
+   * The element that had the focus when the key was pressed. A click or a focus-moving key shortly before may move
+   * the focus, and its focus event can arrive after this key: the key is held back until that event came or
+   * FOCUS_SETTLE_MS passed. Without any focus event so far, the tree is asked once.
+   */
+  private async focusAt(at: number): Promise<RuntimeNode | undefined> {
+    const moveAt = this.lastFocusMoveAt;
+    if (moveAt < at && at - moveAt < FOCUS_SETTLE_MS) {
+      while (performance.now() < moveAt + FOCUS_SETTLE_MS && !this.focusLog.some((entry) => entry.at >= moveAt)) {
+        await sleep(10);
+      }
+      const moved = this.focusLog.find((entry) => entry.at >= moveAt);
+      if (moved) return moved.node;
+    }
+    const before = this.focusLog.findLast((entry) => entry.at <= at);
+    if (before) return before.node;
+    return this.focusedNow();
+  }
+
+  private async focusUpdated(node: RuntimeNode, at: number): Promise<void> {
+    const [entry] = await node.attributesNamed(AttributeNames.IsFocused).catch(() => []);
+    if (entry?.value.type !== 'Bool' || !entry.value.value) return;
+    this.focusLog.push({ node, at });
+    this.focusLog.sort((a, b) => a.at - b.at);
+    if (this.focusLog.length > FOCUS_LOG_LIMIT) this.focusLog.splice(0, this.focusLog.length - FOCUS_LOG_LIMIT);
+  }
+
+  private async focusedNow(): Promise<RuntimeNode | undefined> {
+    try {
+      const { items } = await this.xpath.evaluate('//*[@IsFocused = true()]', { timeoutMs: FOCUS_QUERY_TIMEOUT_MS });
+      const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+      const node = nodes.at(-1);
+      if (node) this.focusLog.push({ node, at: Number.NEGATIVE_INFINITY });
+      return node;
+    } catch {
+      return undefined;
+    }
+  }
+
+  // --- steps ---
+
+  private addStep(action: RecordedStep['action'], node: RuntimeNode): RecordedStep {
+    const step: RecordedStep = { id: this.nextId++, action, target: targetOf(node) };
+    this.stepList.push(step);
+    this.changed();
+    const locating = this.locate(step, node);
+    this.pendingLocates.add(locating);
+    void locating.finally(() => this.pendingLocates.delete(locating));
+    return step;
+  }
+
+  /** The step's element with its verified locators, found now, while the application still shows it. */
+  private async locate(step: RecordedStep, node: RuntimeNode): Promise<void> {
+    try {
+      const [located] = await locateNodes(this.runtime, this.xpath, [node], { timeoutMs: LOCATE_TIMEOUT_MS });
+      if (located) step.target = located;
+    } catch {
+      // The step stays without locators; the scripts leave it out and say so.
+    }
+    this.changed();
+  }
+
+  private changed(): void {
+    if (this.listeners.size === 0) return;
+    const steps = this.steps();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(steps);
+      } catch {
+        // one listener's failure does not stop recording
+      }
+    }
+  }
+}
+
+function appendPart(parts: readonly TypedPart[], part: TypedPart): TypedPart[] {
+  const last = parts.at(-1);
+  if (last?.kind === 'text' && part.kind === 'text')
+    return [...parts.slice(0, -1), { kind: 'text', text: last.text + part.text }];
+  if (last?.kind === 'secret' && part.kind === 'secret' && last.variable === part.variable) return [...parts];
+  return [...parts, part];
+}

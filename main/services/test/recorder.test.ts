@@ -1,0 +1,153 @@
+import '../../backends/mock.js';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { renderRecording } from '../../../shared/recording/export.js';
+import type { RecordedStep } from '../../../shared/recording/steps.js';
+import { KeyboardController } from '../../runtime/input/keyboard.js';
+import { PointerController } from '../../runtime/input/pointer.js';
+import type { MockDevices } from '../../platform/mock/mock-platform.js';
+import type { RuntimeNode } from '../../runtime/node.js';
+import { Runtime } from '../../runtime/runtime.js';
+import { XPathService } from '../../xpath/xpath-service.js';
+import { Recorder } from '../recorder.js';
+
+// The recorder over the mock provider and the mock platform, whose pointer and keyboard actions are copied to the
+// recording as a real desktop's input would be.
+
+describe('Recorder (mock desktop)', () => {
+  let runtime: Runtime;
+  let xpath: XPathService;
+  let devices: MockDevices;
+  let pointer: PointerController;
+  let keyboard: KeyboardController;
+
+  const node = async (expression: string): Promise<RuntimeNode> => {
+    const { items } = await xpath.evaluate(expression);
+    const found = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+    assert.equal(found.length, 1, expression);
+    return found[0]!;
+  };
+
+  before(async () => {
+    runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+    xpath = new XPathService(runtime);
+    devices = runtime.platform as MockDevices;
+    pointer = new PointerController(devices.pointer);
+    keyboard = new KeyboardController(devices.keyboard);
+  });
+
+  after(async () => {
+    await xpath.close();
+    await runtime.shutdown();
+  });
+
+  it('records clicks, double clicks, typing per field with shortcuts, a secure field as a variable, assertions', async () => {
+    const recorder = await Recorder.start(runtime, xpath);
+    const live: number[] = [];
+    recorder.onChange((steps) => live.push(steps.length));
+    assert.equal(recorder.mechanism, 'mock');
+
+    await pointer.click({ x: 150, y: 130 }); // the toolbar's OK
+    await pointer.moveTo({ x: 710, y: 174 }); // the search box
+    await devices.pointer.press('left');
+    await devices.pointer.release('left');
+    await devices.pointer.press('left');
+    await devices.pointer.release('left');
+    const search = await node("//Edit[@Id='search-box']");
+    await search.performAction({ action: 'focus' });
+    await keyboard.type('ab<Ctrl+a>');
+    const password = await node("//PasswordText[@Id='password']");
+    await password.performAction({ action: 'focus' });
+    await keyboard.type('hunter2<Enter>');
+    // A click on the inspector's own window is never recorded.
+    devices.recordInput({
+      type: 'button',
+      state: 'press',
+      button: 'left',
+      point: { x: 150, y: 130 },
+      at: performance.now(),
+      serverTime: 10_000,
+      onOwnWindow: true,
+    });
+    const ok = await node("//Window[@Name='Studio - demo']//Button[@Id='toolbar-ok']");
+    const assertion = await recorder.addAssertion(ok, 'Name');
+    await assert.rejects(recorder.addAssertion(password, 'Value'), { code: 'unsupported', message: /secure field/ });
+
+    const steps: RecordedStep[] = await recorder.stop();
+    assert.deepEqual(
+      steps.map((step) => [step.action, step.target.role, step.target.name]),
+      [
+        [{ kind: 'click', button: 'left', count: 1 }, 'Button', 'OK'],
+        [{ kind: 'click', button: 'left', count: 2 }, 'Edit', 'Search'],
+        [
+          {
+            kind: 'type',
+            parts: [
+              { kind: 'text', text: 'ab' },
+              { kind: 'chord', keys: ['Ctrl', 'a'] },
+            ],
+          },
+          'Edit',
+          'Search',
+        ],
+        [
+          {
+            kind: 'type',
+            parts: [
+              { kind: 'secret', variable: 'PASSWORD_1' },
+              { kind: 'chord', keys: ['Enter'] },
+            ],
+          },
+          'PasswordText',
+          'Password',
+        ],
+        [{ kind: 'assert', attribute: 'Name', expected: 'OK' }, 'Button', 'OK'],
+      ],
+    );
+    assert.equal(assertion.id, steps[4]!.id);
+    // Every step found its element by a verified locator, at the time it was recorded.
+    for (const step of steps) assert.ok(step.target.locators.length > 0, `${step.target.name} has locators`);
+    assert.equal(steps[0]!.target.locators[0]!.xpath, "//Button[@Id='toolbar-ok']");
+    assert.ok(live.length >= 5 && live.at(-1) === 5, `listeners saw the steps grow: ${live.join(',')}`);
+    const secret = /hunter/;
+    assert.doesNotMatch(JSON.stringify(steps), secret);
+    for (const format of ['robot', 'python', 'dogtail', 'cli'] as const) {
+      assert.doesNotMatch(renderRecording(format, steps), secret, format);
+    }
+    assert.match(renderRecording('cli', steps), /pointer double-click '\/\/Edit\[@Id='\\''search-box'\\''\]'/);
+  });
+
+  it('deletes a step and makes another verified locator the first; input after stop is not recorded', async () => {
+    const recorder = await Recorder.start(runtime, xpath);
+    await pointer.click({ x: 150, y: 130 });
+    await pointer.click({ x: 360, y: 130 }); // Auto save
+    let steps = await recorder.stop();
+    assert.deepEqual(
+      steps.map((step) => step.target.name),
+      ['OK', 'Auto save'],
+    );
+    await pointer.click({ x: 150, y: 130 });
+    assert.equal(recorder.steps().length, 2, 'a stopped recorder records nothing');
+    recorder.deleteStep(steps[0]!.id);
+    const second = steps[1]!;
+    assert.ok(second.target.locators.length > 1, 'alternatives');
+    const alternative = second.target.locators[1]!.xpath;
+    recorder.chooseLocator(second.id, alternative);
+    steps = recorder.steps();
+    assert.equal(steps.length, 1);
+    assert.equal(steps[0]!.target.locators[0]!.xpath, alternative);
+    assert.throws(() => recorder.deleteStep(999), { code: 'invalid-input' });
+    assert.throws(() => recorder.chooseLocator(second.id, '//Nope'), { code: 'invalid-input' });
+  });
+
+  it('is refused clearly where the platform cannot copy input', async () => {
+    const bare = await Runtime.create({ providers: ['mock'], platform: 'none' });
+    const bareXPath = new XPathService(bare);
+    try {
+      await assert.rejects(Recorder.start(bare, bareXPath), { code: 'unsupported', message: /recording needs/ });
+    } finally {
+      await bareXPath.close();
+      await bare.shutdown();
+    }
+  });
+});
