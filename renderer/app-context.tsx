@@ -7,6 +7,7 @@ import type { DetailsStore } from './stores/details-store.js';
 import type { EventsStore } from './stores/events-store.js';
 import type { LocatorsStore } from './stores/locators-store.js';
 import type { ScreenStore } from './stores/screen-store.js';
+import type { SelectionHighlightStore } from './stores/selection-highlight.js';
 import type { SessionStore } from './stores/session-store.js';
 import type { SettingsStore } from './stores/settings-store.js';
 import type { TreeStore } from './stores/tree-store.js';
@@ -22,6 +23,8 @@ export interface Stores {
   locators: LocatorsStore;
   screen: ScreenStore;
   events: EventsStore;
+  /** The selected element outlined on screen, and where it is. */
+  highlight: SelectionHighlightStore;
 }
 
 export const StoresContext = createContext<Stores | undefined>(undefined);

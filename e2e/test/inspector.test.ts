@@ -82,6 +82,17 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
     assert.equal(await frame.getAttribute('aria-selected'), 'true');
   });
 
+  test('outlines the selected row on screen and says where it is (the extents libatspi reports)', async () => {
+    // The frame "Application Class" is selected (the test before).
+    const frame = (await gtkReference()).find((n) => n.role === 'frame' && n.name === 'Application Class');
+    assert.ok(frame?.extents, 'the frame has extents');
+    const { x, y, width, height } = frame.extents;
+    await page
+      .getByRole('note', { name: 'On screen' })
+      .filter({ hasText: `Outlined at ${x}, ${y} · ${width}×${height}` })
+      .waitFor({ timeout: 15000 });
+  });
+
   test('shows the selected node attributes with namespace, typed value and type', async () => {
     const table = page.getByRole('table', { name: 'Attributes' });
     const nameRow = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Name', exact: true }) });
@@ -90,7 +101,10 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
     const bounds = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Bounds', exact: true }) });
     assert.equal((await bounds.getByRole('cell').allTextContents())[1], 'Rect');
     const derived = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^Bounds\.X/ }) });
+    assert.equal(await derived.count(), 0, 'derived aliases are hidden at first');
+    await page.getByRole('checkbox', { name: 'Hide derived' }).uncheck();
     assert.match((await derived.textContent()) ?? '', /derived/);
+    await page.getByRole('checkbox', { name: 'Hide derived' }).check();
     const nativeRole = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'native:Role' }) });
     assert.equal((await nativeRole.getByRole('cell').allTextContents())[0], 'frame');
   });

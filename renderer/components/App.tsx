@@ -1,4 +1,15 @@
-import { lazy, Suspense, useEffect, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
+import { AboutButton } from './About.js';
+import { Tabs, type TabSpec } from './Tabs.js';
 import { useSlice, useStores } from '../app-context.js';
 import { AccessibilityOff } from './AccessibilityOff.js';
 import { AttributesPanel } from './AttributesPanel.js';
@@ -7,7 +18,7 @@ import { SnapshotBanner } from './SnapshotBanner.js';
 import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
-import { BottomPane } from './BottomPane.js';
+import { EventsPanel } from './EventsPanel.js';
 import { nodeLabel } from '../model/labels.js';
 import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
 
@@ -38,22 +49,80 @@ function ConsoleLoading() {
   );
 }
 
-function useDarkTheme(): boolean {
-  const { settings } = useStores();
-  const theme = useSlice(settings, (s) => s.theme);
-  const query = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
-  const [systemDark, setSystemDark] = useState(query?.matches ?? false);
+/** Whether a media query matches, following its changes. */
+function useMediaQuery(text: string): boolean {
+  const query = useMemo(() => (typeof matchMedia === 'function' ? matchMedia(text) : undefined), [text]);
+  const [matches, setMatches] = useState(query?.matches ?? false);
   useEffect(() => {
     if (!query) return;
-    const listener = (e: MediaQueryListEvent) => setSystemDark(e.matches);
+    const listener = (e: MediaQueryListEvent) => setMatches(e.matches);
     query.addEventListener('change', listener);
     return () => query.removeEventListener('change', listener);
   }, [query]);
+  return matches;
+}
+
+function useDarkTheme(): boolean {
+  const { settings } = useStores();
+  const theme = useSlice(settings, (s) => s.theme);
+  const systemDark = useMediaQuery('(prefers-color-scheme: dark)');
   const dark = theme === 'dark' || (theme === 'system' && systemDark);
   useEffect(() => {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
   }, [dark]);
   return dark;
+}
+
+/** Below this width the side pane's views become tabs (and panes give way by priority: see styles.css). */
+export const NARROW_WIDTH = 1200;
+
+function useNarrow(): boolean {
+  return useMediaQuery(`(max-width: ${NARROW_WIDTH - 1}px)`);
+}
+
+/** The views under the details (the XPath console first); with more than one they are tabs. */
+function consoleViews(dark: boolean, shown: boolean): TabSpec[] {
+  return [
+    {
+      id: 'xpath',
+      title: 'XPath',
+      render: () =>
+        shown ? (
+          <Suspense fallback={<ConsoleLoading />}>
+            <XPathConsole dark={dark} />
+          </Suspense>
+        ) : (
+          <ConsoleLoading />
+        ),
+    },
+    { id: 'events', title: 'Events', render: () => <EventsPanel /> },
+  ];
+}
+
+/** The panes F6 moves between, in order, and what gets the focus in each (the first that is there). */
+const PANE_FOCUS: ReadonlyArray<readonly [pane: string, targets: string]> = [
+  ['.pane-tree', '[role=tree]'],
+  ['.pane-attributes', 'tr[tabindex="0"], input'],
+  ['.pane-side', '[role=tab][aria-selected=true], button:not([disabled]), input, select'],
+  ['.pane-console', '[role=tab][aria-selected=true], textarea'],
+];
+
+/** F6 and Shift+F6: the focus goes to the next (previous) pane. */
+export function focusNextPane(backwards: boolean): void {
+  const panes = PANE_FOCUS.map(([pane, targets]) => ({ pane: document.querySelector(pane), targets })).filter(
+    (entry): entry is { pane: Element; targets: string } => entry.pane !== null,
+  );
+  if (!panes.length) return;
+  const current = panes.findIndex(({ pane }) => pane.contains(document.activeElement));
+  for (let step = 1; step <= panes.length; step++) {
+    const index = (current + (backwards ? -step : step) + panes.length * 2) % panes.length;
+    const { pane, targets } = panes[index]!;
+    const target = [...pane.querySelectorAll<HTMLElement>(targets)].find((element) => !element.closest('[hidden]'));
+    if (target) {
+      target.focus();
+      return;
+    }
+  }
 }
 
 /** A draggable, keyboard-operable separator that resizes the panel `panel` (remembered in the settings). */
@@ -141,12 +210,14 @@ function TopBar({ dark }: { dark: boolean }) {
       <h1 className="app-title">PlatynUI Inspector</h1>
       <button
         type="button"
+        className="pick-button"
         aria-pressed={picking}
+        aria-keyshortcuts="F8"
         disabled={!canPick}
         onClick={() => void pick()}
-        title="Pick an element on screen (a click or F8 selects, Escape cancels, ↑/↓ or the wheel cycle the stack)"
+        title="Pick an element on screen: F8 starts; a click or F8 selects, Escape cancels, ↑/↓ or the wheel cycle the stack"
       >
-        {picking ? (pickByClick ? 'Picking… (click or F8 selects)' : 'Picking… (F8 selects)') : 'Pick'}
+        {picking ? (pickByClick ? 'Picking… (click or F8 selects)' : 'Picking… (F8 selects)') : 'Pick (F8)'}
       </button>
       {picking ? (
         <span className="pick-info" aria-live="polite">
@@ -175,8 +246,14 @@ function TopBar({ dark }: { dark: boolean }) {
           <option value="dark">Dark</option>
         </select>
       </label>
+      <AboutButton />
     </header>
   );
+}
+
+function ConsoleArea({ dark, shown }: { dark: boolean; shown: boolean }) {
+  const views = consoleViews(dark, shown);
+  return views.length > 1 ? <Tabs label="Console" tabs={views} className="console-tabs" /> : <>{views[0]!.render()}</>;
 }
 
 function Panel({ children, className, style }: { children: ReactNode; className: string; style?: object }) {
@@ -197,6 +274,22 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
   const error = useSlice(session, (s) => s.error);
   const picking = useSlice(session, (s) => s.picking);
   const panels = useSlice(settings, (s) => s.panels);
+  const narrow = useNarrow();
+  const canPick = useSlice(session, (s) => selectCapabilities(s).pick);
+
+  // Keys of the whole window: F6 moves between panes, F8 starts picking.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      if (event.key === 'F6' && !event.ctrlKey && !event.altKey) focusNextPane(event.shiftKey);
+      else if (event.key === 'F8' && !session.getState().picking && canPick) void session.getState().startPick();
+      else return;
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [session, canPick]);
 
   // Pick mode keys: F8/Enter selects, Escape cancels, arrows and the wheel cycle the stack.
   useEffect(() => {
@@ -246,11 +339,11 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
     );
   }
   return (
-    <div className="app">
+    <div className={`app${narrow ? ' narrow' : ''}`}>
       <TopBar dark={dark} />
       <SnapshotBanner />
       <div className="workspace">
-        <Panel className="pane-tree" style={{ width: panels.tree }}>
+        <Panel className="pane-tree" style={{ width: `min(${panels.tree}px, 34vw)` }}>
           <TreeView />
         </Panel>
         <Splitter panel="tree" orientation="vertical" min={200} max={1400} label="Resize tree" />
@@ -260,23 +353,13 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
               <AttributesPanel />
             </Panel>
             <Splitter panel="details" orientation="vertical" min={220} max={900} invert label="Resize patterns" />
-            <Panel className="pane-side" style={{ width: panels.details }}>
-              <SidePane />
+            <Panel className="pane-side" style={{ width: `min(${panels.details}px, 30vw)` }}>
+              <SidePane narrow={narrow} />
             </Panel>
           </div>
           <Splitter panel="console" orientation="horizontal" min={120} max={900} invert label="Resize console" />
-          <Panel className="pane-console" style={{ height: panels.console }}>
-            <BottomPane
-              console={
-                consoleShown ? (
-                  <Suspense fallback={<ConsoleLoading />}>
-                    <XPathConsole dark={dark} />
-                  </Suspense>
-                ) : (
-                  <ConsoleLoading />
-                )
-              }
-            />
+          <Panel className="pane-console" style={{ height: `min(${panels.console}px, 50vh)` }}>
+            <ConsoleArea dark={dark} shown={consoleShown} />
           </Panel>
         </div>
       </div>

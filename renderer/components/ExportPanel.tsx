@@ -1,46 +1,80 @@
-import { useEffect } from 'react';
+import { useState } from 'react';
 import { useSlice, useStores } from '../app-context.js';
+import { codeSnippet } from '../model/code-snippet.js';
+import { CODE_FORMATS, type CodeFormat } from '../stores/locators-store.js';
 import { selectCapabilities } from '../stores/session-store.js';
-import { copyText } from './clipboard.js';
+import { LocatorProgress, useCopy } from './LocatorStatus.js';
 
-/** The ranked locators of the selected node, each copied with one click. */
+/** The best locator's code in one language, as a snippet to paste or the whole file, shown before it is copied. */
+function CodePreview({ code }: { code: Partial<Record<CodeFormat, string>> }) {
+  const formats = CODE_FORMATS.filter((format) => code[format] !== undefined);
+  const [chosen, setChosen] = useState<CodeFormat | undefined>();
+  const [whole, setWhole] = useState(false);
+  const copy = useCopy();
+  const format = chosen && formats.includes(chosen) ? chosen : formats[0];
+  if (!format) return null;
+  const text = whole ? code[format]! : codeSnippet(format, code[format]!);
+  return (
+    <div className="code-preview" role="group" aria-label="Code preview">
+      <div className="toolbar-inline">
+        <label className="check">
+          Language
+          <select value={format} onChange={(e) => setChosen(e.target.value as CodeFormat)}>
+            {formats.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input type="radio" name="code-extent" checked={!whole} onChange={() => setWhole(false)} />
+          snippet
+        </label>
+        <label className="check">
+          <input type="radio" name="code-extent" checked={whole} onChange={() => setWhole(true)} />
+          whole file
+        </label>
+        <button
+          type="button"
+          aria-label={`Copy ${format} ${whole ? 'file' : 'snippet'}`}
+          onClick={() => copy(text, `${format} ${whole ? 'file' : 'snippet'}`)}
+        >
+          Copy
+        </button>
+      </div>
+      <pre className="code" aria-label={`${format} ${whole ? 'file' : 'snippet'}`} tabIndex={0}>
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+/** The ranked locators of the selected node, each copied or tried with one click, and the best one's code. */
 export function ExportPanel() {
   const { details, locators: store, session, xpath, settings } = useStores();
   const nodeId = useSlice(details, (s) => s.node?.runtimeId);
+  const connected = useSlice(session, (s) => s.info !== undefined);
   const available = useSlice(session, (s) => selectCapabilities(s).locators);
   const auto = useSlice(settings, (s) => s.autoLocators);
   const locators = useSlice(store, (s) => s.locators);
   const code = useSlice(store, (s) => s.code);
   const error = useSlice(store, (s) => s.error);
   const busy = useSlice(store, (s) => s.busy);
-
-  // Locators are computed on demand (they verify candidates against the whole tree, which can take long on big
-  // trees); with "auto" they follow the selection once it has rested for a moment. A fresh view of the same node
-  // (after a reload) keeps the locators; another node clears them.
-  useEffect(() => {
-    if (store.getState().runtimeId !== nodeId) store.getState().clear();
-    if (!nodeId || !available || !auto) return;
-    const timer = setTimeout(() => void store.getState().find(nodeId), 600);
-    return () => clearTimeout(timer);
-  }, [nodeId, available, auto, store]);
-
-  const copy = (text: string) =>
-    void copyText(text).then(
-      () => session.getState().say('Copied locator'),
-      (e: unknown) => session.getState().say(`Copy failed: ${String(e)}`, 'error'),
-    );
+  const copy = useCopy();
 
   return (
     <section className="export-panel" aria-label="Export">
       <h2 className="panel-title">Export</h2>
-      {!available ? <p className="muted">This host does not generate locators.</p> : null}
+      {!connected ? <p className="muted">Waiting for the inspector host…</p> : null}
+      {connected && !available ? <p className="muted">This host does not generate locators.</p> : null}
       <div className="toolbar-inline">
         <button
           type="button"
           disabled={!nodeId || !available || busy}
           onClick={() => nodeId && void store.getState().find(nodeId)}
         >
-          {busy ? 'Finding locators…' : 'Find locators'}
+          Find locators
         </button>
         <label className="check">
           <input
@@ -51,6 +85,7 @@ export function ExportPanel() {
           follow the selection
         </label>
       </div>
+      <LocatorProgress busy={busy} />
       {error ? <p className="error">{error}</p> : null}
       <ol className="locators" aria-label="Locators">
         {locators.map((locator, i) => (
@@ -61,7 +96,11 @@ export function ExportPanel() {
             <span className="muted locator-why">
               {locator.strategy}: {locator.reason}
             </span>
-            <button type="button" aria-label={`Copy locator ${locator.xpath}`} onClick={() => copy(locator.xpath)}>
+            <button
+              type="button"
+              aria-label={`Copy locator ${locator.xpath}`}
+              onClick={() => copy(locator.xpath, 'locator')}
+            >
               Copy
             </button>
             <button
@@ -71,21 +110,10 @@ export function ExportPanel() {
             >
               Try
             </button>
-            {i === 0
-              ? Object.entries(code).map(([language, text]) => (
-                  <button
-                    key={language}
-                    type="button"
-                    aria-label={`Copy ${language} code for ${locator.xpath}`}
-                    onClick={() => copy(text)}
-                  >
-                    {language}
-                  </button>
-                ))
-              : null}
           </li>
         ))}
       </ol>
+      {locators.length > 0 ? <CodePreview code={code} /> : null}
     </section>
   );
 }

@@ -1,65 +1,38 @@
-import { useState, type KeyboardEvent } from 'react';
 import { useSlice, useStores } from '../app-context.js';
 import { selectCapabilities } from '../stores/session-store.js';
 import { ChecksPanel } from './ChecksPanel.js';
 import { ExportPanel } from './ExportPanel.js';
 import { PatternsPanel } from './PatternsPanel.js';
 import { ScreenPanel } from './ScreenPanel.js';
+import { Tabs, type TabSpec } from './Tabs.js';
 
-const TABS = ['Details', 'Screen'] as const;
-type Tab = (typeof TABS)[number];
+/** The selected element's tools, most used first: stacked under "Details" in a wide window, tabs of their own below. */
+const ELEMENT_VIEWS: readonly TabSpec[] = [
+  { id: 'export', title: 'Export', render: () => <ExportPanel /> },
+  { id: 'patterns', title: 'Patterns', render: () => <PatternsPanel /> },
+  { id: 'checks', title: 'Checks', render: () => <ChecksPanel /> },
+];
 
-/** The right-hand side pane: the selected node's patterns, export and checks, or the live Screen. */
-export function SidePane() {
+const DETAILS: TabSpec = {
+  id: 'details',
+  title: 'Details',
+  render: () => ELEMENT_VIEWS.map((view) => <div key={view.id}>{view.render()}</div>),
+};
+
+/** The live desktop, captured only while its tab is shown. */
+const SCREEN: TabSpec = { id: 'screen', title: 'Screen', render: () => <ScreenPanel />, keepMounted: false };
+
+/**
+ * The right-hand side pane as tabs: "Details" (export, patterns, checks) and the live "Screen" where the host can
+ * capture it; in a narrow window (`narrow`) export, patterns and checks are tabs each. A new view is one more entry.
+ */
+export function SidePane({ narrow = false }: { narrow?: boolean }) {
   const { session } = useStores();
   const canScreen = useSlice(session, (s) => selectCapabilities(s).screen);
-  const [tab, setTab] = useState<Tab>('Details');
-  const shown: Tab = canScreen ? tab : 'Details';
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    event.preventDefault();
-    const next = TABS[(TABS.indexOf(shown) + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!;
-    if (next === 'Screen' && !canScreen) return;
-    setTab(next);
-    document.getElementById(`side-tab-${next}`)?.focus();
-  };
+  const tabs = [...(narrow ? ELEMENT_VIEWS : [DETAILS]), ...(canScreen ? [SCREEN] : [])];
   return (
     <div className="side-pane">
-      <div className="side-tabs" role="tablist" aria-label="Side pane" onKeyDown={onKeyDown}>
-        {TABS.map((name) => (
-          <button
-            key={name}
-            id={`side-tab-${name}`}
-            type="button"
-            role="tab"
-            aria-selected={shown === name}
-            aria-controls={`side-panel-${name}`}
-            tabIndex={shown === name ? 0 : -1}
-            disabled={name === 'Screen' && !canScreen}
-            title={name === 'Screen' && !canScreen ? 'This host cannot capture the screen' : undefined}
-            onClick={() => setTab(name)}
-          >
-            {name}
-          </button>
-        ))}
-      </div>
-      <div
-        className="side-panel"
-        id={`side-panel-${shown}`}
-        role="tabpanel"
-        aria-labelledby={`side-tab-${shown}`}
-        data-tab={shown}
-      >
-        {shown === 'Details' ? (
-          <>
-            <PatternsPanel />
-            <ExportPanel />
-            <ChecksPanel />
-          </>
-        ) : (
-          <ScreenPanel />
-        )}
-      </div>
+      <Tabs label="Side pane" tabs={tabs} />
     </div>
   );
 }

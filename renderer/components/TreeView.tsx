@@ -2,17 +2,54 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 import { nodeLabel } from '../model/labels.js';
 import { useSlice, useStores } from '../app-context.js';
-import type { TreeRow } from '../stores/tree-store.js';
+import type { TreeRow, TreeState } from '../stores/tree-store.js';
 import { TreeFilterStatus } from './TreeFilterStatus.js';
 import { roleFamily, roleGlyph } from '../model/roles.js';
+import { isOwnWindowName } from '../model/own-windows.js';
+import { placementText } from '../model/placement.js';
+import { selectCapabilities } from '../stores/session-store.js';
 
+export { HIGHLIGHT_MS } from '../model/placement.js';
 export const ROW_HEIGHT = 22;
-/** How long a highlight asked for from the UI stays on screen. */
-export const HIGHLIGHT_MS = 3000;
+/** Letters typed within this long of each other make one type-to-jump prefix. */
+const TYPE_AHEAD_MS = 700;
+
+/**
+ * What tells alike rows apart, after the label: the developer id, the first named child (a table row's first
+ * cell, an application's window title) when the row has no name, and the number of children when known.
+ */
+export function secondaryText(state: Pick<TreeState, 'nodes' | 'children'>, row: TreeRow): string {
+  const { node } = row;
+  const parts: string[] = [];
+  if (node.id) parts.push(`#${node.id}`);
+  if (!node.name || node.namespace === 'app') {
+    const kids = state.children.get(row.id) ?? [];
+    const firstNamed = kids.map((kid) => state.nodes.get(kid)).find((kid) => kid?.name);
+    if (firstNamed) parts.push(`“${firstNamed.name}”`);
+  }
+  const count = state.children.get(row.id)?.length ?? node.childCount;
+  if (count !== undefined && count > 0) parts.push(`${count} ${count === 1 ? 'child' : 'children'}`);
+  return parts.join(' · ');
+}
+
+/** The next row (from `from`, wrapping) whose label or name starts with `prefix` (case-insensitive). */
+export function rowStartingWith(rows: readonly TreeRow[], prefix: string, from: number): number {
+  const wanted = prefix.toLowerCase();
+  for (let i = 0; i < rows.length; i++) {
+    const index = (from + i) % rows.length;
+    const node = rows[index]!.node;
+    if (node.name.toLowerCase().startsWith(wanted) || nodeLabel(node).toLowerCase().startsWith(wanted)) return index;
+  }
+  return -1;
+}
 
 export function TreeView() {
-  const { tree, client, screen } = useStores();
+  const { tree, session, highlight, screen } = useStores();
   const rows = useSlice(tree, (s) => s.rows);
+  // Secondary texts read loaded children: they follow every change of the tree.
+  useSlice(tree, (s) => s.version);
+  const ownApplications = useSlice(session, (s) => s.ownApplications);
+  const typed = useRef({ text: '', at: 0 });
   const selectedId = useSlice(tree, (s) => s.selectedId);
   const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
   const scrollRequest = useSlice(tree, (s) => s.scrollRequest);
@@ -31,8 +68,24 @@ export function TreeView() {
   useEffect(() => {
     if (!scrollRequest) return;
     const index = tree.getState().rows.findIndex((row) => row.id === scrollRequest.id);
-    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
+    if (index >= 0) virtualizer.scrollToIndex(index, { align: scrollRequest.align });
   }, [scrollRequest, virtualizer, tree]);
+
+  // Rows in view that are told apart by their first named child (unnamed rows, applications) get their children
+  // read, without expanding them.
+  const prefetched = useRef(new Set<string>());
+  const visible = virtualizer.getVirtualItems();
+  useEffect(() => {
+    const state = tree.getState();
+    for (const item of visible) {
+      const row = state.rows[item.index];
+      if (!row || (row.node.name && row.node.namespace !== 'app') || !row.node.hasChildren) continue;
+      if (state.children.has(row.id) || prefetched.current.has(row.id)) continue;
+      if (prefetched.current.size > 20_000) prefetched.current.clear();
+      prefetched.current.add(row.id);
+      void state.loadChildren(row.id).catch(() => undefined);
+    }
+  }, [visible, tree]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((parentRef.current?.clientHeight ?? 220) / ROW_HEIGHT) - 1);
@@ -44,7 +97,19 @@ export function TreeView() {
     ) {
       event.preventDefault();
       void tree.getState().key(key, page);
+      return;
     }
+    // Type-to-jump: letters typed in quick succession select the next row starting with them.
+    if (key.length !== 1 || event.ctrlKey || event.altKey || event.metaKey || (key === ' ' && !typed.current.text))
+      return;
+    event.preventDefault();
+    const now = Date.now();
+    const continuing = now - typed.current.at < TYPE_AHEAD_MS;
+    typed.current = { text: continuing ? typed.current.text + key : key, at: now };
+    const state = tree.getState();
+    const start = Math.max(0, state.selectedIndex + (continuing ? 0 : 1));
+    const found = rowStartingWith(state.rows, typed.current.text, start);
+    if (found >= 0) state.select(state.rows[found]!.id, { scroll: true });
   };
 
   const selectedRow = selectedIndex >= 0 ? rows[selectedIndex] : undefined;
@@ -93,6 +158,7 @@ export function TreeView() {
         </button>
       </div>
       <TreeFilterStatus />
+      {rows.length === 0 ? <ColdStart /> : null}
       <div
         ref={parentRef}
         className="tree"
@@ -100,6 +166,7 @@ export function TreeView() {
         aria-label="Accessibility tree"
         tabIndex={0}
         aria-activedescendant={selectedRow ? `treeitem-${selectedIndex}` : undefined}
+        aria-keyshortcuts="F6"
         aria-busy={expandingAll || undefined}
         onKeyDown={onKeyDown}
         onMouseOver={(event) =>
@@ -118,6 +185,8 @@ export function TreeView() {
                 index={item.index}
                 start={item.start}
                 selected={row.id === selectedId}
+                secondary={secondaryText(tree.getState(), row)}
+                own={ownApplications.has(row.id) || (row.node.namespace !== 'app' && isOwnWindowName(row.node.name))}
                 onSelect={onSelect}
                 onToggle={onToggle}
               />
@@ -125,31 +194,69 @@ export function TreeView() {
           })}
         </div>
       </div>
-      <TreeFooter
-        onHighlight={() =>
-          selectedId &&
-          void client
-            .highlight({ runtimeIds: [selectedId], durationMs: HIGHLIGHT_MS })
-            .then(({ rects }) => screen.getState().showHighlighted(rects, HIGHLIGHT_MS))
-        }
-      />
+      <TreeFooter onHighlight={() => selectedId && void highlight.getState().outline(selectedId)} />
+    </div>
+  );
+}
+
+/** Until the first rows are there: what the inspector is waiting for, in words. */
+function ColdStart() {
+  const { session, tree } = useStores();
+  const connection = useSlice(session, (s) => s.connection);
+  const connected = useSlice(session, (s) => s.info !== undefined);
+  const error = useSlice(tree, (s) => s.lastError);
+  const filtering = useSlice(tree, (s) => s.filter.trim() !== '');
+  if (filtering || connection === 'closed') return null;
+  return (
+    <div className="cold-start" aria-live="polite">
+      {error ? (
+        <span className="error">The desktop could not be read: {error}</span>
+      ) : (
+        <>
+          <progress aria-label={connected ? 'Reading the desktop' : 'Connecting'} />
+          {connected ? 'Reading the desktop…' : 'Connecting to the inspector host…'}
+        </>
+      )}
     </div>
   );
 }
 
 function TreeFooter({ onHighlight }: { onHighlight: () => void }) {
-  const { tree } = useStores();
+  const { tree, settings, session, highlight } = useStores();
   const count = useSlice(tree, (s) => s.rows.length);
   const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
   const selectedId = useSlice(tree, (s) => s.selectedId);
+  const follow = useSlice(settings, (s) => s.highlightSelection);
+  const canHighlight = useSlice(session, (s) => selectCapabilities(s).highlight);
+  const placement = useSlice(highlight, (s) => s.placement);
+  const error = useSlice(highlight, (s) => s.error);
   return (
     <div className="tree-footer">
-      <span>
-        {count} rows · {loaded} loaded
-      </span>
-      <button type="button" disabled={!selectedId} onClick={onHighlight}>
-        Highlight
-      </button>
+      <div className="tree-footer-line">
+        <span>
+          {count} rows · {loaded} loaded
+        </span>
+        <label className="check" title="Outline the selected element on screen">
+          <input
+            type="checkbox"
+            checked={follow}
+            disabled={!canHighlight}
+            onChange={(e) => settings.getState().update({ highlightSelection: e.target.checked })}
+          />
+          Highlight selection
+        </label>
+        <button type="button" disabled={!selectedId || !canHighlight} onClick={onHighlight}>
+          Highlight
+        </button>
+      </div>
+      <p
+        className={`placement ${placement?.kind === 'on screen' ? 'muted' : 'warning'}`}
+        role="note"
+        aria-live="polite"
+        aria-label="On screen"
+      >
+        {error ? `Highlight failed: ${error}` : placement ? placementText(placement) : ''}
+      </p>
     </div>
   );
 }
@@ -160,6 +267,8 @@ const TreeRowView = memo(function TreeRowView({
   index,
   start,
   selected,
+  secondary,
+  own,
   onSelect,
   onToggle,
 }: {
@@ -167,6 +276,8 @@ const TreeRowView = memo(function TreeRowView({
   index: number;
   start: number;
   selected: boolean;
+  secondary: string;
+  own: boolean;
   onSelect: (id: string) => void;
   onToggle: (id: string) => void;
 }) {
@@ -182,7 +293,11 @@ const TreeRowView = memo(function TreeRowView({
       aria-setsize={row.setSize}
       aria-posinset={row.posInSet}
       aria-label={label}
-      aria-description={row.node.stale ? 'stale: this node no longer exists' : undefined}
+      aria-description={
+        [row.node.stale ? 'stale: this node no longer exists' : '', own ? 'this inspector' : '', secondary]
+          .filter(Boolean)
+          .join('; ') || undefined
+      }
       aria-busy={row.loading || undefined}
       data-runtime-id={row.id}
       className={`row${selected ? ' selected' : ''}${row.node.stale ? ' stale' : ''}`}
@@ -206,7 +321,13 @@ const TreeRowView = memo(function TreeRowView({
       <span className="label">
         <span className="role">{label.split(' "')[0]}</span>
         {row.node.name ? <span className="name"> "{row.node.name}"</span> : null}
+        {secondary ? <span className="secondary"> {secondary}</span> : null}
       </span>
+      {own ? (
+        <span className="badge own-badge" title="This window shows the inspector itself" aria-hidden="true">
+          this inspector
+        </span>
+      ) : null}
       {row.node.stale ? (
         <span className="badge stale-badge" aria-hidden="true">
           stale

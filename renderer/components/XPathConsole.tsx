@@ -8,6 +8,7 @@ import { useSlice, useStores } from '../app-context.js';
 import { roleGlyph } from '../model/roles.js';
 import { summaryText } from '../stores/xpath-store.js';
 import { HIGHLIGHT_MS } from './TreeView.js';
+import { ResultPath } from './ResultPath.js';
 import { lineColumn } from '../xpath/language.js';
 import { monaco, registerXPath, XPATH_LANGUAGE } from '../xpath/monaco-setup.js';
 
@@ -60,6 +61,8 @@ export function XPathConsole({ dark }: { dark: boolean }) {
       suggestOnTriggerCharacters: true,
       fixedOverflowWidgets: true,
       accessibilitySupport: 'on',
+      // Tab and Shift+Tab leave the editor (no keyboard trap, WCAG 2.1.2); completions take Enter.
+      tabFocusMode: true,
       editContext: false,
     });
     editorRef.current = editor;
@@ -306,7 +309,12 @@ function ResultList() {
               <span className="icon" aria-hidden="true">
                 {item.type === 'node' ? roleGlyph(item.node.role) : item.type === 'attribute' ? '@' : '='}
               </span>
-              <span className="label">{label}</span>
+              <span className="label">
+                {label}
+                {item.type !== 'value' ? (
+                  <ResultPath runtimeId={item.type === 'node' ? item.node.runtimeId : item.owner.runtimeId} />
+                ) : null}
+              </span>
             </div>
           );
         })}

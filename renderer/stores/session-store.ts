@@ -6,12 +6,18 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
 import type { Capabilities, InspectorEvent, NodeSummary, Result } from '../../shared/api/schema.js';
+import type { Rect } from '../../shared/model/values.js';
 import { errorOf } from '../model/errors.js';
 
 export interface HostInfo {
   desktop: NodeSummary;
+  /** The monitors' rectangles (the desktop's bounds when it reports none): what is on screen. */
+  screens: Rect[];
   status: Result<'status'>;
 }
+
+/** How long a status message stays, by level. */
+export const MESSAGE_MS = { info: 6000, error: 15000 } as const;
 
 export interface SessionState {
   info: HostInfo | undefined;
@@ -26,6 +32,8 @@ export interface SessionState {
   pickDepth: number;
   pickStackSize: number;
   enabling: boolean;
+  /** Applications showing this inspector (marked in the tree). */
+  ownApplications: ReadonlySet<string>;
 }
 
 export interface SessionActions {
@@ -64,10 +72,16 @@ export const selectCapabilities = (state: SessionState): Capabilities =>
 /** False only when the host reports the accessibility switch off. */
 export const selectAccessibilityOn = (state: SessionState): boolean => state.info?.status.accessibility.enabled ?? true;
 
-export function createSessionStore(client: InspectorClient, callbacks: SessionCallbacks): SessionStore {
+export function createSessionStore(
+  client: InspectorClient,
+  callbacks: SessionCallbacks,
+  messageMs: { info: number; error: number } = MESSAGE_MS,
+): SessionStore {
+  let messageTimer: ReturnType<typeof setTimeout> | undefined;
   const readInfo = async (): Promise<HostInfo> => {
     const [desktop, status] = await Promise.all([client.desktop(), client.status()]);
-    return { desktop: desktop.node, status };
+    const screens = desktop.monitors.length ? desktop.monitors.map((monitor) => monitor.bounds) : [desktop.bounds];
+    return { desktop: desktop.node, screens, status };
   };
 
   return createStore<SessionState & SessionActions>()((set, get) => ({
@@ -81,6 +95,7 @@ export function createSessionStore(client: InspectorClient, callbacks: SessionCa
     pickDepth: 0,
     pickStackSize: 0,
     enabling: false,
+    ownApplications: new Set(),
 
     async connect() {
       try {
@@ -143,7 +158,15 @@ export function createSessionStore(client: InspectorClient, callbacks: SessionCa
     },
 
     say(text, level = 'info') {
-      set({ message: { text, level } });
+      const message = { text, level };
+      set({ message });
+      // A message clears itself after a while (unless another one replaced it).
+      if (messageTimer) clearTimeout(messageTimer);
+      messageTimer = setTimeout(() => {
+        if (get().message === message) set({ message: undefined });
+      }, messageMs[level]);
+      // Node (the unit tests) does not wait for it.
+      (messageTimer as unknown as { unref?: () => void }).unref?.();
     },
 
     setConnection(connection) {

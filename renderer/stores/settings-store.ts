@@ -20,6 +20,10 @@ export interface UiSettings {
   lastExpression: string;
   /** Compute locators for every selected node (off: on demand). */
   autoLocators: boolean;
+  /** Outline the selected tree row's element on screen. */
+  highlightSelection: boolean;
+  /** Leave the aliases derived from structured values (Bounds.X ...) out of the attributes table. */
+  hideDerived: boolean;
 }
 
 export const DEFAULT_SETTINGS: UiSettings = {
@@ -30,6 +34,8 @@ export const DEFAULT_SETTINGS: UiSettings = {
   xpathHistory: [],
   lastExpression: '',
   autoLocators: false,
+  highlightSelection: true,
+  hideDerived: true,
 };
 
 const NAMES = Object.keys(DEFAULT_SETTINGS) as Array<keyof UiSettings>;
@@ -69,7 +75,7 @@ const isStringArray = (value: unknown): value is string[] =>
 /** The valid values among `values` (keys without the host prefix); anything of the wrong shape is left out. */
 export function readUiSettings(values: { [name: string]: unknown }): Partial<UiSettings> {
   const out: Partial<UiSettings> = {};
-  const { panels, theme, followFocus, liveEvaluate, xpathHistory, lastExpression, autoLocators } = values;
+  const { panels, theme, followFocus, liveEvaluate, xpathHistory, lastExpression } = values;
   if (panels && typeof panels === 'object' && !Array.isArray(panels)) {
     const sizes: { [panel: string]: number } = {};
     for (const [panel, size] of Object.entries(panels)) {
@@ -80,7 +86,10 @@ export function readUiSettings(values: { [name: string]: unknown }): Partial<UiS
   if (theme === 'system' || theme === 'light' || theme === 'dark') out.theme = theme;
   if (typeof followFocus === 'boolean') out.followFocus = followFocus;
   if (typeof liveEvaluate === 'boolean') out.liveEvaluate = liveEvaluate;
-  if (typeof autoLocators === 'boolean') out.autoLocators = autoLocators;
+  for (const flag of ['autoLocators', 'highlightSelection', 'hideDerived'] as const) {
+    const value = values[flag];
+    if (typeof value === 'boolean') out[flag] = value;
+  }
   if (isStringArray(xpathHistory)) out.xpathHistory = xpathHistory.slice(0, HISTORY_LIMIT);
   if (typeof lastExpression === 'string') out.lastExpression = lastExpression;
   return out;

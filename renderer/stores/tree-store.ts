@@ -38,7 +38,7 @@ export interface TreeState {
   selectedIndex: number;
   version: number;
   /** Asks the view to scroll a row into view; the sequence number makes repeated requests distinct. */
-  scrollRequest: { id: string; seq: number } | undefined;
+  scrollRequest: { id: string; seq: number; align: 'auto' | 'center' } | undefined;
   /** Last error loading the tree (shown in the status bar). */
   lastError: string | undefined;
   /** An expand-all is running (the tree says it is busy). */
@@ -51,7 +51,8 @@ export interface TreeActions {
   expand(id: string): Promise<void>;
   collapse(id: string): void;
   toggle(id: string): Promise<void>;
-  select(id: string | undefined, options?: { scroll?: boolean }): void;
+  /** `align: 'center'` scrolls the row to the middle (a node revealed from elsewhere), 'auto' just into view. */
+  select(id: string | undefined, options?: { scroll?: boolean; align?: 'auto' | 'center' }): void;
   /** Keyboard navigation; returns true when the key was handled. */
   key(key: string, pageSize?: number): Promise<boolean>;
   /** Expands every node below `id` (one `subtree` request, one commit), up to `limit` nodes; resolves with the count. */
@@ -361,7 +362,8 @@ export function createTreeStore(client: InspectorClient): TreeStore {
       },
 
       select(id, options = {}) {
-        const scroll = options.scroll && id ? { id, seq: ++scrollSeq } : get().scrollRequest;
+        const scroll =
+          options.scroll && id ? { id, seq: ++scrollSeq, align: options.align ?? 'auto' } : get().scrollRequest;
         const rows = get().rows;
         set({
           selectedId: id,
@@ -481,7 +483,7 @@ export function createTreeStore(client: InspectorClient): TreeStore {
           }
         }
         commit({}, opened);
-        get().select(id, { scroll: true });
+        get().select(id, { scroll: true, align: 'center' });
       },
 
       setFilter(text) {

@@ -11,8 +11,12 @@ import type { Stores } from '../app-context.js';
 import type { Vocabulary } from '../xpath/language.js';
 import { createDetailsStore } from './details-store.js';
 import { createLocatorsStore } from './locators-store.js';
+import { errorOf } from '../model/errors.js';
+import { HIGHLIGHT_MS } from '../model/placement.js';
+import { ownApplicationsXPath } from '../model/own-windows.js';
 import { createScreenStore } from './screen-store.js';
 import { createEventsStore } from './events-store.js';
+import { createSelectionHighlight } from './selection-highlight.js';
 import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
 import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
 import { createTreeStore } from './tree-store.js';
@@ -60,7 +64,25 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
   const screen = createScreenStore(client);
   const events = createEventsStore(client, { reveal: (runtimeId) => tree.getState().reveal(runtimeId) });
-  const stores: Stores = { client, tree, details, xpath, session, settings, locators, screen, events };
+  // What is outlined on the real screen is outlined in the Screen view too.
+  const selectionHighlight = createSelectionHighlight(client, {
+    tree,
+    session,
+    settings,
+    onOutlined: (rects) => screen.getState().showHighlighted(rects, HIGHLIGHT_MS),
+  });
+  const stores: Stores = {
+    client,
+    tree,
+    details,
+    xpath,
+    session,
+    settings,
+    locators,
+    screen,
+    highlight: selectionHighlight.store,
+    events,
+  };
 
   const applySettings = () => {
     const { xpathHistory, lastExpression, liveEvaluate } = settings.getState();
@@ -68,7 +90,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   };
   applySettings();
 
-  const offs: Array<() => void> = [];
+  const offs: Array<() => void> = [() => selectionHighlight.stop()];
   offs.push(
     client.onAny((event) => {
       tree.getState().handleEvent(event);
@@ -160,7 +182,32 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     const info = await session.getState().connect();
     if (!info) return;
 
-    if (selectAccessibilityOn(session.getState())) await tree.getState().setRoot(info.desktop);
+    if (!selectAccessibilityOn(session.getState())) return;
+    await tree.getState().setRoot(info.desktop);
+    void markOwnApplications();
+  };
+
+  // The applications showing this inspector, marked in the tree. Queued behind the console's evaluation; one the
+  // console starts cancels it, so it tries again a few times.
+  const markOwnApplications = async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const ids = new Set<string>();
+      const handle = client.evaluate(ownApplicationsXPath(), {
+        queue: true,
+        timeoutMs: 10_000,
+        onItems: (items) => {
+          for (const item of items) if (item.type === 'node') ids.add(item.node.runtimeId);
+        },
+      });
+      try {
+        await handle.done;
+        session.setState({ ownApplications: ids });
+        return;
+      } catch (error) {
+        if (errorOf(error).code !== 'cancelled') return;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   };
 
   const vocabulary = (): Vocabulary => {

@@ -40,6 +40,7 @@ function show(inspector: Inspector, ui: React.ReactNode) {
 
 test('the attributes panel is a table named "Attributes", grouped by namespace, derived aliases marked', async (t) => {
   const { inspector } = await inspect(t, 'mock:button-toolbar-ok');
+  inspector.stores.settings.getState().update({ hideDerived: false });
   const screen = show(inspector, <AttributesPanel />);
   const table = screen.getByRole('table', { name: 'Attributes' });
   assert.ok(within(table).getByRole('rowheader', { name: 'control' }));
@@ -55,7 +56,7 @@ test('the attributes panel is a table named "Attributes", grouped by namespace, 
   );
   const bounds = row(/^Bounds$/);
   assert.equal(within(bounds).queryByText('derived'), null, 'the structured value itself is not derived');
-  assert.equal(within(bounds).getAllByRole('cell')[0]!.textContent, '{"x":110,"y":115,"width":80,"height":30}');
+  assert.equal(within(bounds).getAllByRole('cell')[0]!.textContent, '110, 115 · 80×30');
   assert.equal(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort'), 'ascending');
   assert.ok(screen.getByRole('heading', { name: 'Button "OK"' }));
 });
@@ -92,7 +93,18 @@ test('Find locators lists verified locators of the selected node with their code
   });
   const first = within(panel).getAllByRole('listitem')[0]!;
   assert.match(first.querySelector('code')?.textContent ?? '', /auto-save|Auto save/);
-  assert.ok(within(first).getByRole('button', { name: /^Copy robot code for / }));
+  const preview = within(panel).getByRole('group', { name: 'Code preview' });
+  const snippet = within(preview).getByLabelText('robot snippet').textContent ?? '';
+  assert.match(snippet, /^\$\{LOCATOR_1\}\s+\/\/CheckBox/);
+  assert.doesNotMatch(snippet, /\*\*\* Settings/, 'the snippet leaves the settings out');
+  fireEvent.click(within(preview).getByRole('radio', { name: 'whole file' }));
+  assert.match(within(preview).getByLabelText('robot file').textContent ?? '', /^\*\*\* Settings \*\*\*/);
+  fireEvent.change(within(preview).getByRole('combobox', { name: 'Language' }), { target: { value: 'dogtail' } });
+  fireEvent.click(within(preview).getByRole('radio', { name: 'snippet' }));
+  assert.match(
+    within(preview).getByLabelText('dogtail snippet').textContent ?? '',
+    /^def find_1\(\):\n[\s\S]*return node$/,
+  );
 });
 
 test('the status bar names the provider and the accessibility state; the off page offers the switch', async (t) => {
