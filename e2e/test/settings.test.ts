@@ -51,8 +51,13 @@ test('panel sizes, history and the last expression survive a restart of the host
       await opened(page);
       const splitter = page.getByRole('separator', { name: 'Resize tree' });
       assert.equal(Number(await splitter.getAttribute('aria-valuenow')), resized);
+      // The console (and its History) loads after the tree is on screen.
       const history = page.getByRole('combobox', { name: 'History' });
+      await history
+        .getByRole('option', { name: "//Button[@Name='OK']" })
+        .waitFor({ state: 'attached', timeout: 30000 });
       assert.deepEqual(await history.getByRole('option').allTextContents(), ['History…', "//Button[@Name='OK']"]);
+      await page.locator('.monaco-host .view-lines').filter({ hasText: 'Button' }).waitFor({ timeout: 30000 });
       const lines = await page.locator('.monaco-host .view-lines').textContent();
       assert.equal(lines?.replace(/\u00a0/g, ' '), "//Button[@Name='OK']");
     } finally {
