@@ -155,7 +155,15 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
     assert.equal(await toggle(), 'Off');
     await page.getByRole('button', { name: 'Interact' }).click();
     const at = await pagePoint(page, centre(newsletter.bounds).x, centre(newsletter.bounds).y);
+    const shownBefore = await image.getAttribute('src');
     await page.mouse.click(at.x, at.y);
+    // The image follows the change on the X server's word (DAMAGE), not a poll: the host says it is told.
+    assert.equal((await client.captureScreen({ scale: 0.1 })).changeEvents, true);
+    await page.waitForFunction(
+      (before) => document.querySelector('img[alt="Screen"]')?.getAttribute('src') !== before,
+      shownBefore,
+      { timeout: 5000 },
+    );
     const deadline = Date.now() + 10_000;
     while ((await toggle()) !== 'On') {
       if (Date.now() > deadline) assert.fail(`the check box was not ticked: ${await toggle()}`);

@@ -361,10 +361,10 @@ export class InspectorDispatcher {
         ...(session.snapshotName ? { snapshot: { name: session.snapshotName } } : {}),
       }),
       'accessibility.status': async () => session.accessibility(false),
-      'screen.capture': async ({ region, scale, format, quality, ifChanged }) => {
+      'screen.capture': async ({ region, scale, format, quality, ifChanged, waitMs }) => {
         const { image, ...capture } = await captureScreen(
           runtime,
-          { ...(region ? { region } : {}), scale, format, quality, ...(ifChanged ? { ifChanged } : {}) },
+          { ...(region ? { region } : {}), scale, format, quality, waitMs, ...(ifChanged ? { ifChanged } : {}) },
           session.limits.maxScreenPixels,
         );
         return { ...capture, ...(image ? { data: image.toString('base64') } : {}) };

@@ -151,6 +151,11 @@ export interface Screenshot {
 
 export interface ScreenshotDevice {
   capture(region?: Rect): Promise<Screenshot>;
+  /**
+   * Calls `listener` soon after pixels on the screen changed, until the returned function is called. Absent where the
+   * platform cannot tell (the Screen view then polls).
+   */
+  watchChanges?(listener: () => void): () => void;
 }
 
 export interface HighlightRequest {

@@ -5,7 +5,9 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { encodeJpeg, scaleDown } from '../runtime/screenshot-image.js';
 import { encodePngFast } from '../runtime/screenshot-png.js';
+import type { ScreenshotDevice } from '../core/platform.js';
 import { boundsOf } from './bounds.js';
+import { ScreenChangeTracker } from './screen-changes.js';
 import { elementStacksAtPoint } from './hit-test.js';
 
 /**
@@ -24,6 +26,11 @@ export interface ScreenCaptureRequest {
   quality: number;
   /** The digest of an earlier capture: when the screen still looks the same, no image is encoded. */
   ifChanged?: string;
+  /**
+   * With `ifChanged`, and where the platform reports screen changes: wait up to this long for the screen to change
+   * since that capture before capturing (a long poll; 0 captures at once).
+   */
+  waitMs?: number;
 }
 
 export interface ScreenCapture {
@@ -38,6 +45,10 @@ export interface ScreenCapture {
   mimeType: string;
   /** The encoded image; absent when unchanged. */
   image?: Buffer;
+  /** The platform reports screen changes: a client may long-poll with `waitMs` instead of polling. */
+  changeEvents: boolean;
+  /** How long the capture waited for a change (`waitMs`) before it started. */
+  waitedMs: number;
 }
 
 /** The region in whole desktop pixels, clipped to the desktop; invalid-input when nothing of it is on the desktop. */
@@ -75,21 +86,43 @@ export function imageSize(region: Rect, scale: number, maxPixels: number): { wid
 
 /** One capture at a time per runtime: a client polling fast waits instead of piling captures up. */
 const captureQueues = new WeakMap<Runtime, Promise<unknown>>();
+const trackers = new WeakMap<ScreenshotDevice, ScreenChangeTracker>();
 
-export function captureScreen(
+function trackerOf(device: ScreenshotDevice | undefined): ScreenChangeTracker | undefined {
+  if (!device?.watchChanges) return undefined;
+  let tracker = trackers.get(device);
+  if (!tracker) trackers.set(device, (tracker = new ScreenChangeTracker(device)));
+  return tracker;
+}
+
+export async function captureScreen(
   runtime: Runtime,
   request: ScreenCaptureRequest,
   maxPixels: number,
 ): Promise<ScreenCapture> {
+  const tracker = trackerOf(runtime.platform?.screenshot);
+  const waitStart = performance.now();
+  if (tracker && request.ifChanged !== undefined && request.waitMs) {
+    await tracker.changeSince(request.ifChanged, request.waitMs);
+  }
+  const waitedMs = Math.round(performance.now() - waitStart);
   const previous = captureQueues.get(runtime) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => capture(runtime, request, maxPixels));
+  const next = previous
+    .catch(() => undefined)
+    .then(async () => ({ ...(await capture(runtime, request, maxPixels, tracker)), waitedMs }));
   captureQueues.set(runtime, next);
   return next;
 }
 
-async function capture(runtime: Runtime, request: ScreenCaptureRequest, maxPixels: number): Promise<ScreenCapture> {
+async function capture(
+  runtime: Runtime,
+  request: ScreenCaptureRequest,
+  maxPixels: number,
+  tracker: ScreenChangeTracker | undefined,
+): Promise<Omit<ScreenCapture, 'waitedMs'>> {
   const device = runtime.platform?.screenshot;
   if (!device) throw new InspectorError('unsupported', 'this platform cannot take screenshots');
+  const generation = tracker?.captureStarts();
   const desktop = runtime.desktopInfo.bounds;
   const region = clipRegion(request.region, desktop);
   const { width, height } = imageSize(region, request.scale, maxPixels);
@@ -107,7 +140,9 @@ async function capture(runtime: Runtime, request: ScreenCaptureRequest, maxPixel
     height,
     transform: { scale, x: -region.x * scale, y: -region.y * scale },
     mimeType,
+    changeEvents: tracker !== undefined,
   };
+  if (generation !== undefined) tracker!.captured(digest, generation);
   if (request.ifChanged === digest) return { ...answer, changed: false };
   const scaled = scaleDown(shot, width, height);
   const image = request.format === 'png' ? encodePngFast(scaled) : encodeJpeg(scaled, request.quality);

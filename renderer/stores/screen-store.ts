@@ -1,6 +1,7 @@
 /**
- * The Screen panel: the live desktop image (refreshed while the panel is visible: every REFRESH_MS a capture that
- * the host answers without an image when nothing changed), what is under the pointer (the host's one hit test, the
+ * The Screen panel: the live desktop image (refreshed while the panel is visible: a long poll that the host answers
+ * when the screen changed, X DAMAGE; where the host cannot tell, every REFRESH_MS a capture that it answers without
+ * an image when nothing changed), what is under the pointer (the host's one hit test, the
  * same as `pick`), boxes for the selected node, the hovered tree row, the XPath matches and the last "Highlight all",
  * and interact mode's clicks, wheel and keys, sent in order.
  */
@@ -10,8 +11,12 @@ import type { ScreenHit, ScreenTransform } from '../../shared/api/schema.js';
 import type { Point, Rect } from '../../shared/model/values.js';
 import { errorOf } from '../model/errors.js';
 
-/** How often a visible panel asks for the screen (the issue's bound: at most 1 s behind). */
+/** How often a visible panel asks for the screen where the host is not told of changes (at most 1 s behind). */
 export const REFRESH_MS = 500;
+/** Where the host is told of changes: each request waits on the host up to this long for the next one. */
+export const CHANGE_WAIT_MS = 1000;
+/** The least time between two captures while the screen keeps changing (an animation). */
+export const MIN_GAP_MS = 40;
 /** The panel asks for at most this many pixels (a larger desktop comes scaled down; the default host limit is 4K). */
 export const PANEL_PIXELS = 1920 * 1080 * 2;
 /** XPath matches drawn at most (their Bounds come in one request). */
@@ -101,22 +106,32 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
   let input: Promise<unknown> = Promise.resolve();
   let scale: number | undefined;
   let largest: number | undefined;
+  /** The host said it is told of screen changes: refreshes are long polls. */
+  let changeEvents = false;
   const tickets = { selected: 0, hovered: 0, matches: 0 };
 
   const store = createStore<ScreenState & ScreenActions>()((set, get) => {
+    /** The refresh loop: one request at a time, a long poll where the host is told of changes. */
+    let looping = false;
     const schedule = (delayMs: number) => {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      if (!get().visible) return;
+      if (!get().visible || looping) return;
       timer = setTimeout(() => {
         timer = undefined;
-        void get()
-          .refresh()
-          .finally(() => schedule(refreshMs));
+        looping = true;
+        void capture(true).finally(() => {
+          looping = false;
+          schedule(changeEvents && !get().error ? MIN_GAP_MS : refreshMs);
+        });
       }, delayMs);
     };
 
-    const capture = async () => {
+    /** Captures are numbered; an answer older than the image shown (a long poll overtaken by a refresh) is dropped. */
+    let captureCount = 0;
+    let shownCount = 0;
+    const capture = async (mayWait: boolean) => {
+      const count = ++captureCount;
       const requestedAt = performance.now();
       const previous = get().image;
       try {
@@ -125,17 +140,22 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
           largest = Math.max(0.01, Math.min(1, Math.floor(Math.sqrt(PANEL_PIXELS / (width * height)) * 100) / 100));
         }
         const wanted = Math.min(scale ?? 1, largest);
+        const current = previous && previous.transform.scale === wanted;
+        const waitMs = mayWait && changeEvents ? CHANGE_WAIT_MS : 0;
         const shot = await client.captureScreen({
           scale: wanted,
-          ...(previous && previous.transform.scale === wanted ? { ifChanged: previous.digest } : {}),
+          ...(current ? { ifChanged: previous.digest, waitMs } : {}),
         });
+        changeEvents = shot.changeEvents;
+        if (count < shownCount) return;
         if (!shot.changed || !shot.data) {
           if (get().error) set({ error: undefined });
           return;
         }
+        shownCount = count;
         const url = URL.createObjectURL(new Blob([decodeBase64(shot.data)], { type: shot.mimeType }));
-        const current = get().image;
-        if (current) URL.revokeObjectURL(current.url);
+        const shown = get().image;
+        if (shown) URL.revokeObjectURL(shown.url);
         set({
           image: {
             url,
@@ -144,7 +164,8 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
             transform: shot.transform,
             region: shot.region,
             digest: shot.digest,
-            requestedAt,
+            // A long poll's frame is timed from the change the host waited for, not from the request.
+            requestedAt: requestedAt + shot.waitedMs,
           },
           error: undefined,
         });
@@ -163,12 +184,24 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
       }
     };
 
+    let soonTimer: ReturnType<typeof setTimeout> | undefined;
+    const refreshAfter = (delayMs: number) => {
+      if (soonTimer) clearTimeout(soonTimer);
+      soonTimer = setTimeout(() => {
+        soonTimer = undefined;
+        if (get().visible) void get().refresh();
+      }, delayMs);
+    };
+
     /** Interact mode's requests go one after another, so typed keys arrive in order. */
     const queued = <T>(send: () => Promise<T>): Promise<void> => {
       const next = input.then(send, send);
       input = next.catch(() => undefined);
       return next.then(
-        () => schedule(100),
+        () => {
+          // Where the host is told of changes, the application's reaction answers the long poll.
+          if (!changeEvents) refreshAfter(100);
+        },
         (error: unknown) => set({ error: `The application did not get the input: ${errorOf(error)}` }),
       );
     };
@@ -185,7 +218,10 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
       setVisible(visible) {
         if (visible === get().visible) return;
         set({ visible });
-        if (visible) schedule(0);
+        if (visible)
+          void get()
+            .refresh()
+            .then(() => schedule(0));
         else if (timer) {
           clearTimeout(timer);
           timer = undefined;
@@ -193,7 +229,7 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
       },
 
       refresh() {
-        capturing ??= capture().finally(() => (capturing = undefined));
+        capturing ??= capture(false).finally(() => (capturing = undefined));
         return capturing;
       },
 
@@ -205,7 +241,7 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
         const wanted = Math.min(1, Math.max(0.25, Math.ceil(desktopToDevice * 4) / 4));
         if (wanted === scale) return;
         scale = wanted;
-        if (get().visible) schedule(0);
+        if (get().visible) void get().refresh();
       },
 
       setInteract(interact) {
@@ -295,6 +331,7 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
 
       dispose() {
         if (highlightTimer) clearTimeout(highlightTimer);
+        if (soonTimer) clearTimeout(soonTimer);
         if (timer) clearTimeout(timer);
         timer = undefined;
         const image = get().image;

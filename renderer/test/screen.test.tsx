@@ -21,7 +21,8 @@ import {
   viewToDesktop,
   zoomStep,
 } from '../model/screen-transform.js';
-import { createScreenStore } from '../stores/screen-store.js';
+import { CHANGE_WAIT_MS, createScreenStore } from '../stores/screen-store.js';
+import type { InspectorClient } from '../../shared/api/client.js';
 import { createInspector } from '../stores/wiring.js';
 import { connectedHost } from './support/host.js';
 
@@ -126,6 +127,48 @@ test('the store captures while visible, skips unchanged screens, hovers the hit-
     { x: 60, y: 50, width: 80, height: 30 },
     { x: 300, y: 200, width: 60, height: 30 },
   ]);
+});
+
+test('where the host is told of screen changes the store long-polls, and a refresh overtakes a waiting poll', async (t) => {
+  type Params = { scale?: number; ifChanged?: string; waitMs?: number };
+  const requests: Params[] = [];
+  const pending: Array<(digest: string) => void> = [];
+  const answer = (digest: string) => ({
+    changed: true,
+    changeEvents: true,
+    waitedMs: 0,
+    digest,
+    region: { x: 0, y: 0, width: 4, height: 2 },
+    width: 4,
+    height: 2,
+    transform: { scale: 1, x: 0, y: 0 },
+    mimeType: 'image/png',
+    data: btoa(digest),
+  });
+  const client = {
+    desktop: () => Promise.resolve({ bounds: { x: 0, y: 0, width: 4, height: 2 } }),
+    captureScreen: (params: Params) => {
+      requests.push(params);
+      return new Promise((resolve) => pending.push((digest) => resolve(answer(digest))));
+    },
+  } as unknown as InspectorClient;
+  const screen = createScreenStore(client, { refreshMs: 5000 });
+  t.after(() => screen.getState().dispose());
+  screen.getState().setVisible(true);
+  await waitFor(() => assert.equal(pending.length, 1));
+  pending.shift()!('first');
+  await waitFor(() => assert.equal(screen.getState().image?.digest, 'first'));
+  await waitFor(() => assert.equal(requests.length, 2));
+  assert.deepEqual(requests[1], { scale: 1, ifChanged: 'first', waitMs: CHANGE_WAIT_MS }, 'a long poll');
+  const waitingPoll = pending.shift()!;
+  void screen.getState().refresh();
+  await waitFor(() => assert.equal(requests.length, 3));
+  assert.deepEqual(requests[2], { scale: 1, ifChanged: 'first', waitMs: 0 }, 'a refresh does not wait');
+  pending.shift()!('newer');
+  await waitFor(() => assert.equal(screen.getState().image?.digest, 'newer'));
+  waitingPoll('older');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(screen.getState().image?.digest, 'newer', 'the poll that was overtaken does not replace the image');
 });
 
 test('the Screen tab shows the image named "Screen"; a click on it selects the element in the tree', async (t) => {

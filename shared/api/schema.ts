@@ -498,7 +498,7 @@ export const methods = {
    * The desktop (or a region of it, clipped to the desktop) as an image at a scale (at most 1: the page zooms), PNG
    * or JPEG, base64 in `data`. The image has at most `limits.maxScreenPixels` pixels (`limit-exceeded` names the
    * scale that fits). With `ifChanged` set to the `digest` of an earlier answer, an unchanged screen comes back as
-   * `changed: false` without `data`. Captures run one at a time.
+   * `changed: false` without `data`; `waitMs` makes that a long poll. Captures run one at a time.
    */
   'screen.capture': {
     params: z.strictObject({
@@ -508,9 +508,18 @@ export const methods = {
       /** JPEG quality, 1 to 100. */
       quality: z.number().int().min(1).max(100).default(80),
       ifChanged: z.string().max(200).optional(),
+      /**
+       * With `ifChanged`, where the host is told of screen changes (`changeEvents`): wait up to this long for a change
+       * since that capture before capturing, so a client long-polls instead of polling.
+       */
+      waitMs: z.number().int().min(0).max(2000).default(0),
     }),
     result: z.object({
       changed: z.boolean(),
+      /** The host is told when the screen changes (X DAMAGE): `waitMs` waits for a change; else poll. */
+      changeEvents: z.boolean(),
+      /** How long the host waited for a change (`waitMs`) before capturing. */
+      waitedMs: z.number(),
       digest: z.string(),
       /** The desktop rectangle captured. */
       region: RectSchema,

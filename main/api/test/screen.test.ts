@@ -28,6 +28,7 @@ test('a region captured at scale 1 is the screen pixel for pixel, and the transf
   const shot = await client.captureScreen({ region: { x: 10, y: 20, width: 64, height: 32 } });
   assert.equal(shot.changed, true);
   assert.equal(shot.mimeType, 'image/png');
+  assert.equal(shot.changeEvents, false, 'the mock platform does not report screen changes: clients poll');
   assert.deepEqual([shot.width, shot.height], [64, 32]);
   assert.deepEqual(shot.region, { x: 10, y: 20, width: 64, height: 32 });
   assert.deepEqual(shot.transform, { scale: 1, x: -10, y: -20 });

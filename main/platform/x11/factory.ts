@@ -10,6 +10,7 @@ import { X11KeyboardDevice } from './keyboard.js';
 import { X11PointerDevice } from './pointer.js';
 import { X11PointerCaptureDevice } from './pointer-capture.js';
 import { X11InputRecorderDevice } from './input-recorder.js';
+import { X11ScreenChanges } from './screen-changes.js';
 import { X11ScreenshotDevice } from './screenshot.js';
 import { canServeX11, detectDisplayServer, type DisplayServerInfo } from './display-server.js';
 import { X11WindowManager } from './window-manager.js';
@@ -117,6 +118,9 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
         ownWindowAt: (point) => windowManager.ownsTopLevelAt(point),
         ownsActiveWindow: () => windowManager.ownsActiveWindow(),
       });
+  const damageMissing = X11ScreenChanges.missing(connection);
+  if (damageMissing) unavailable.push({ device: 'screenChanges', reason: `${damageMissing}: the Screen view polls` });
+  const screenChanges = damageMissing ? undefined : new X11ScreenChanges(session.display);
   let down = false;
   const bundle: X11PlatformBundle = {
     id: 'x11',
@@ -124,7 +128,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
     connection,
     ...(pointer ? { pointer } : {}),
     ...(keyboard ? { keyboard } : {}),
-    screenshot: new X11ScreenshotDevice(connection, desktopBounds),
+    screenshot: new X11ScreenshotDevice(connection, desktopBounds, screenChanges),
     highlight,
     windowManager,
     desktopInfo,
@@ -138,6 +142,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
       try {
         await pointerCapture.releaseAll();
         await inputRecorder?.stopAll();
+        screenChanges?.stopAll();
         // Also stops the highlight's clear timer; on a lost connection the server took the windows and keymap along.
         await highlight.clear();
         // Keys pressed on purpose (`keyboard press <Shift>`) stay down; only borrowed keycodes are given back.

@@ -10,6 +10,7 @@ import {
 } from '../../../native/x11/xlib.js';
 import type { Screenshot, ScreenshotDevice } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
+import type { X11ScreenChanges } from './screen-changes.js';
 
 /** Intersection of two rectangles (integer pixels); undefined when they do not overlap. */
 export function intersectRect(a: Rect, b: Rect): Rect | undefined {
@@ -29,7 +30,12 @@ export class X11ScreenshotDevice implements ScreenshotDevice {
   constructor(
     private readonly connection: X11Connection,
     private readonly desktopBounds: () => Rect,
-  ) {}
+    changes?: X11ScreenChanges,
+  ) {
+    if (changes) this.watchChanges = (listener) => changes.watch(listener);
+  }
+
+  readonly watchChanges?: (listener: () => void) => () => void;
 
   async capture(region?: Rect): Promise<Screenshot> {
     const desktop = this.desktopBounds();

@@ -85,4 +85,32 @@ describe('X11 screenshot (desktop)', () => {
     assert.equal(back.format, 'Rgba8');
     assert.equal(differingPixels(shot, back), 0);
   });
+
+  it('reports a change of the screen (X DAMAGE) after something is drawn, and nothing while the screen is still', async () => {
+    const watchChanges = platform.screenshot!.watchChanges;
+    assert.ok(watchChanges, 'Xvfb has DAMAGE, so the X11 screenshot device reports changes');
+    let changes = 0;
+    const stop = watchChanges.call(platform.screenshot, () => changes++);
+    try {
+      // Whatever was being drawn when the watch started settles first.
+      await waitUntil(() => changes > 0, 300).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const still = changes;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(changes, still, 'no change reported while nothing is drawn');
+      await platform.highlight!.highlight({ rects: [{ x: 40, y: 40, width: 100, height: 60 }] });
+      await waitUntil(() => changes > still, 5000);
+      await platform.highlight!.clear();
+    } finally {
+      stop();
+    }
+  });
 });
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
