@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { HIGHLIGHT_COLOR } from '../../main/platform/x11/highlight.js';
 import type { Screenshot } from '../../main/core/platform.js';
 import { decodePng } from '../../main/runtime/screenshot-png.js';
-import { launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
+import { launchChromium, launchGtk3Demo, sessionEnv, type LaunchedApp } from '../support/apps.js';
 import { inspectorKind, launchInspector, type InspectorUnderTest } from '../support/inspector.js';
 import { clickAt, xdotool } from '../support/input.js';
 import { projectRoot } from '../support/paths.js';
@@ -397,6 +397,36 @@ describe(`inspector UI on gtk3-demo through the ${inspectorKind(env)}`, { timeou
     await page.getByRole('tree').evaluate((tree) => (tree.scrollTop = 0));
     assert.equal(await treeitem('Button "Run"').getAttribute('aria-selected'), 'true', 'the selection is kept');
     assert.equal(await treeitem('app:Application "gtk3-demo"').getAttribute('aria-expanded'), 'true');
+  });
+
+  test('an application row shows its process id; a browser showing this inspector on the desktop is marked', async () => {
+    const gtk = treeitem('app:Application "gtk3-demo"');
+    assert.match((await gtk.getAttribute('aria-description')) ?? '', new RegExp(`pid ${app.pid}\\b`));
+    // The inspector's own page, opened in a browser on the desktop (as the Electron shell's window would be).
+    const own = await launchChromium(env, page.url(), { title: 'PlatynUI Inspector', waitForDocument: false });
+    try {
+      // Rows are virtualized: the tree is scrolled to its end, where new applications appear, while waiting.
+      const applications = () =>
+        page.getByRole('tree').evaluate((tree) => {
+          tree.scrollTop = tree.scrollHeight;
+          return Array.from(tree.querySelectorAll('[role=treeitem][aria-level="2"]')).map(
+            (row) => `${row.getAttribute('aria-label')} ${row.getAttribute('aria-description')}`,
+          );
+        });
+      const marked = `app:Application "Chromium" this inspector`;
+      const deadline = Date.now() + 30000;
+      let rows = await applications();
+      while (!rows.some((row) => row.startsWith(marked)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        rows = await applications();
+      }
+      const row = rows.find((row) => row.startsWith(marked));
+      assert.match(row ?? '', new RegExp(`pid ${own.pid}\\b`), JSON.stringify(rows));
+      assert.doesNotMatch((await gtk.getAttribute('aria-description')) ?? '', /this inspector/);
+    } finally {
+      await own.stop();
+      await page.getByRole('tree').evaluate((tree) => (tree.scrollTop = 0));
+    }
   });
 
   test('pages the results as the list scrolls and expands the whole application with * in one go', async () => {

@@ -16,7 +16,8 @@ const TYPE_AHEAD_MS = 700;
 
 /**
  * What tells alike rows apart, after the label: the developer id, the first named child (a table row's first
- * cell, an application's window title) when the row has no name, and the number of children when known.
+ * cell, an application's window title) when the row has no name, an application's process id, and the number of
+ * children when known.
  */
 export function secondaryText(state: Pick<TreeState, 'nodes' | 'children'>, row: TreeRow): string {
   const { node } = row;
@@ -27,9 +28,19 @@ export function secondaryText(state: Pick<TreeState, 'nodes' | 'children'>, row:
     const firstNamed = kids.map((kid) => state.nodes.get(kid)).find((kid) => kid?.name);
     if (firstNamed) parts.push(`“${firstNamed.name}”`);
   }
+  if (node.processId !== undefined) parts.push(`pid ${node.processId}`);
   const count = state.children.get(row.id)?.length ?? node.childCount;
   if (count !== undefined && count > 0) parts.push(`${count} ${count === 1 ? 'child' : 'children'}`);
   return parts.join(' · ');
+}
+
+/**
+ * A window titled like the inspector, or an application with such a window among its loaded children (one opened
+ * after the start, whose title came later, is marked as soon as the tree holds it).
+ */
+export function showsInspector(state: Pick<TreeState, 'nodes' | 'children'>, row: TreeRow): boolean {
+  if (row.node.namespace !== 'app') return isOwnWindowName(row.node.name);
+  return (state.children.get(row.id) ?? []).some((kid) => isOwnWindowName(state.nodes.get(kid)?.name ?? ''));
 }
 
 /** The next row (from `from`, wrapping) whose label or name starts with `prefix` (case-insensitive). */
@@ -186,7 +197,7 @@ export function TreeView() {
                 start={item.start}
                 selected={row.id === selectedId}
                 secondary={secondaryText(tree.getState(), row)}
-                own={ownApplications.has(row.id) || (row.node.namespace !== 'app' && isOwnWindowName(row.node.name))}
+                own={ownApplications.has(row.id) || showsInspector(tree.getState(), row)}
                 onSelect={onSelect}
                 onToggle={onToggle}
               />

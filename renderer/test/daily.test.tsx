@@ -202,6 +202,8 @@ test('tree rows tell alike rows apart; typing jumps to a row; the cold start say
     ),
   );
   assert.match(browsers()[1]!.textContent ?? '', /this inspector/);
+  assert.match(app.getAttribute('aria-description') ?? '', /pid 77\b/, 'an application shows its process id');
+  assert.match(browsers()[1]!.getAttribute('aria-description') ?? '', /this inspector.*pid 81\b/);
   assert.match(browsers()[0]!.getAttribute('aria-description') ?? '', /“News - Chromium”/);
   // A node revealed from elsewhere is scrolled to the middle; keyboard moves only into view.
   assert.equal(inspector.stores.tree.getState().scrollRequest?.align, 'center');

@@ -73,6 +73,8 @@ export const NodeSummarySchema = z.object({
   /** True when the node no longer exists (it was removed or the tree was rebuilt). */
   stale: z.boolean(),
   technology: z.string(),
+  /** An application's process id, where the provider holds it without a call. */
+  processId: z.number().int().optional(),
 });
 export type NodeSummary = z.infer<typeof NodeSummarySchema>;
 
