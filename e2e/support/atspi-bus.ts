@@ -1,7 +1,7 @@
 // Small, dependable access to the AT-SPI registry for tests: which applications are registered, with their PID, name
 // and top-level children. Low-level dbus-next calls with hard-coded signatures, no introspection, no usocket.
 import { Message, sessionBus, type MessageBus } from 'dbus-next';
-import { parseDbusAddress } from '../../main/providers/atspi/dbus/address.js';
+import { parseDbusAddress } from '../../main/dbus/address.js';
 
 export const REGISTRY_BUS_NAME = 'org.a11y.atspi.Registry';
 export const ROOT_PATH = '/org/a11y/atspi/accessible/root';

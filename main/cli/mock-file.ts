@@ -3,11 +3,10 @@ import { InspectorError } from '../../shared/model/errors.js';
 import { namespaceFromUri, type Namespace } from '../../shared/model/namespaces.js';
 import { parseValueText, uiBool, uiInteger, uiNumber, uiString, type UiValue } from '../../shared/model/values.js';
 import { compileFastPath, FastPathFallback, type FastItemMaker } from '../../shared/xpath/fast/index.js';
-import { mockDesktopInfo } from '../platform/mock/mock-platform.js';
-import { DOCUMENT, MockFileTree } from '../providers/mock/file-tree.js';
-import { loadMockTable } from '../providers/mock/mock-provider.js';
 import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from '../runtime/desktop.js';
+import type { FileTree } from '../core/file-tree.js';
 import { attributesNamedFrom, composeAttributes, type NodeFacts } from '../core/node-attributes.js';
+import { fileTreeReaderFor } from '../core/registry.js';
 import type { RuntimeCliOptions } from './command-runtime.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';
@@ -17,22 +16,22 @@ import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from '../
 import { itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
 
 /**
- * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file's table goes straight to the
- * XPath fast path (MockFileTree), without the runtime, the XPath worker, the bridge or fontoxpath. Answers are the
+ * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file goes straight to the XPath
+ * fast path (the mock backend's FileTree, found in the registry), without the runtime, the XPath worker, the bridge or fontoxpath. Answers are the
  * ones the runtime gives (a differential test holds them together); a query outside the fast path's subset, or one
  * it leaves to fontoxpath (FastPathFallback), is declined, and the command takes the general path.
  */
 
 /** A node of the file (or the desktop) with what output reads of it. */
 export interface MockFileNode extends NodeIdentity {
-  /** The node in the tree (DOCUMENT for the desktop). */
+  /** The node in the tree (the tree's root for the desktop). */
   readonly index: number;
   attributes(): readonly AttributeEntry[];
   attributesNamed(name: string): readonly AttributeEntry[];
 }
 
 export interface MockFileSession {
-  tree: MockFileTree;
+  tree: FileTree;
   view(node: number): MockFileNode;
 }
 
@@ -41,10 +40,12 @@ export function openMockFile(options: RuntimeCliOptions): MockFileSession | unde
   const providers = options.provider ?? [];
   if (!options.mockFile || !providers.every((id) => id === 'mock')) return undefined;
   if (options.platform !== undefined && options.platform !== 'mock' && options.platform !== 'none') return undefined;
+  const reader = fileTreeReaderFor('mock');
+  if (!reader) return undefined;
   const maxDepth = options.mockMaxDepth;
-  const mock = loadMockTable(options.mockFile, maxDepth !== undefined ? { maxDepth } : {});
-  const tree = new MockFileTree(mock);
-  const info = options.platform === 'none' ? FALLBACK_DESKTOP : mockDesktopInfo(options.mockFile, maxDepth);
+  const readOptions = maxDepth !== undefined ? { maxDepth } : {};
+  const tree = reader.read(options.mockFile, readOptions);
+  const info = options.platform === 'none' ? FALLBACK_DESKTOP : reader.desktopInfo(options.mockFile, readOptions);
   const source = new DesktopSource(info, []);
   const facts: NodeFacts = {
     runtimeId: DESKTOP_RUNTIME_ID,
@@ -57,7 +58,7 @@ export function openMockFile(options: RuntimeCliOptions): MockFileSession | unde
   const patterns = ['Element', 'Desktop'];
   let entries: AttributeEntry[] | undefined;
   const desktop: MockFileNode = {
-    index: DOCUMENT,
+    index: tree.root,
     runtimeId: DESKTOP_RUNTIME_ID,
     namespace: 'control',
     role: source.role,
@@ -69,7 +70,7 @@ export function openMockFile(options: RuntimeCliOptions): MockFileSession | unde
         : attributesNamedFrom(name, provided, facts, () => patterns),
   };
   const view = (node: number): MockFileNode =>
-    node === DOCUMENT
+    node === tree.root
       ? desktop
       : {
           index: node,
@@ -133,7 +134,7 @@ export function evaluateMockFile(
   startDeadline(tree, timeoutMs);
   const items: FileItem[] = [];
   try {
-    for (const item of query.evaluateAs(tree, DOCUMENT, FILE_ITEMS)) items.push(item);
+    for (const item of query.evaluateAs(tree, tree.root, FILE_ITEMS)) items.push(item);
   } catch (error) {
     if (error instanceof FastPathFallback) return undefined;
     throw error;
@@ -190,7 +191,7 @@ export function collectMockSubtree(
 }
 
 /** Sets the time after which the tree's checkCancelled() ends the command (exit 4). */
-function startDeadline(tree: MockFileTree, timeoutMs: number | undefined): void {
+function startDeadline(tree: FileTree, timeoutMs: number | undefined): void {
   tree.timeoutMs = timeoutMs ?? 0;
   tree.deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
 }
