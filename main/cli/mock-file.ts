@@ -30,13 +30,13 @@ export interface MockFileNode extends NodeIdentity {
   attributesNamed(name: string): readonly AttributeEntry[];
 }
 
-export interface MockFileSession {
+export interface OpenedMockFile {
   tree: FileTree;
   view(node: number): MockFileNode;
 }
 
-/** The session when the command reads only a mock file (no other provider, no platform but the mock's or none). */
-export function openMockFile(options: RuntimeCliOptions): MockFileSession | undefined {
+/** The opened file when the command reads only a mock file (no other provider, no platform but the mock's or none). */
+export function openMockFile(options: RuntimeCliOptions): OpenedMockFile | undefined {
   const providers = options.provider ?? [];
   if (!options.mockFile || !providers.every((id) => id === 'mock')) return undefined;
   if (options.platform !== undefined && options.platform !== 'mock' && options.platform !== 'none') return undefined;
@@ -119,7 +119,7 @@ const FILE_ITEMS: FastItemMaker<number, FileItem> = {
  * or XPath might raise an error only fontoxpath can name).
  */
 export function evaluateMockFile(
-  session: MockFileSession,
+  opened: OpenedMockFile,
   xpath: string,
   timeoutMs: number | undefined,
 ): OutputItem<MockFileNode>[] | undefined {
@@ -130,7 +130,7 @@ export function evaluateMockFile(
     return undefined; // the general path reports what is wrong with the expression
   }
   if (!query) return undefined;
-  const { tree, view } = session;
+  const { tree, view } = opened;
   startDeadline(tree, timeoutMs);
   const items: FileItem[] = [];
   try {
@@ -159,11 +159,11 @@ export function evaluateMockFile(
  * desktop and windows under their application), built without recursion.
  */
 export function collectMockSubtree(
-  session: MockFileSession,
+  opened: OpenedMockFile,
   root: number,
   options: SelectOptions & { maxDepth: number | undefined },
 ): CollectedNode {
-  const { tree, view } = session;
+  const { tree, view } = opened;
   const make = (node: number): CollectedNode => {
     tree.checkCancelled();
     const identity = view(node);
@@ -198,10 +198,10 @@ function startDeadline(tree: FileTree, timeoutMs: number | undefined): void {
 
 /** `query` over a mock file alone; false when the fast path declines (the caller takes the general path). */
 export function queryMockFile(xpath: string, options: QueryOptions): boolean {
-  const session = openMockFile(options);
-  if (!session) return false;
+  const opened = openMockFile(options);
+  if (!opened) return false;
   const started = performance.now();
-  const items = evaluateMockFile(session, xpath, options.timeout);
+  const items = evaluateMockFile(opened, xpath, options.timeout);
   if (!items) return false;
   const select = { attrs: options.attrs, includeRuntimeId: false };
   if (options.format === 'json') {
@@ -215,28 +215,28 @@ export function queryMockFile(xpath: string, options: QueryOptions): boolean {
     process.stdout.write(text);
   }
   if (options.stats) {
-    writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: items.length });
+    writeStats({ evalMs: performance.now() - started, nodesFetched: opened.tree.size, results: items.length });
   }
   return true;
 }
 
 /** `snapshot` over a mock file alone; false when the fast path declines. */
 export function snapshotMockFile(xpath: string, options: SnapshotOptions): boolean {
-  const session = openMockFile(options);
-  if (!session) return false;
+  const opened = openMockFile(options);
+  if (!opened) return false;
   const started = performance.now();
-  const items = evaluateMockFile(session, xpath, options.timeout);
+  const items = evaluateMockFile(opened, xpath, options.timeout);
   if (!items) return false;
   const roots = items.flatMap((item): MockFileNode[] => (item.type === 'node' ? [item.node] : []));
   if (roots.length !== items.length) {
     throw new InspectorError('usage', `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`);
   }
-  startDeadline(session.tree, options.timeout);
+  startDeadline(opened.tree, options.timeout);
   const select = { ...snapshotSelection(options), maxDepth: options.maxDepth };
-  const trees = roots.map((root) => collectMockSubtree(session, root.index, select));
+  const trees = roots.map((root) => collectMockSubtree(opened, root.index, select));
   writeSnapshotOutput(trees, options);
   if (options.stats) {
-    writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: trees.length });
+    writeStats({ evalMs: performance.now() - started, nodesFetched: opened.tree.size, results: trees.length });
   }
   return true;
 }

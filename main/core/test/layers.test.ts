@@ -79,10 +79,10 @@ describe('the layers are an allowlist enforced by lint', () => {
     await allowed('main/services/x.ts', '../xpath/xpath-service.js');
     await allowed('main/api/x.ts', '../services/locate.js');
     await allowed('main/cli/commands/x.ts', '../../services/hit-test.js');
-    await refused('main/services/x.ts', '../api/session.js');
+    await refused('main/services/x.ts', '../api/host-context.js');
     await refused('main/services/x.ts', '../cli/options.js');
     await refused('main/api/dispatcher.ts', '../cli/options.js');
-    await refused('main/api/session.ts', '../providers/atspi/index.js');
+    await refused('main/api/host-context.ts', '../providers/atspi/index.js');
     await refused('main/cli/commands/info.ts', '../../providers/atspi/index.js');
     await refused('main/hosts/browser/command.ts', '../../cli/options.js');
   });
@@ -95,6 +95,6 @@ describe('the layers are an allowlist enforced by lint', () => {
     await refused('main/mcp/x.ts', '../hosts/browser/server.js');
     await refused('main/mcp/x.ts', '../providers/atspi/index.js');
     await refused('main/mcp/x.ts', '../backends/linux.js');
-    await refused('main/services/x.ts', '../mcp/session.js');
+    await refused('main/services/x.ts', '../mcp/context.js');
   });
 });
