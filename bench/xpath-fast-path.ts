@@ -122,7 +122,6 @@ export function completeMirror(tree: MemoryTree): MirrorTree {
         name: n.attrs.find((a) => a.localName === 'Name' && a.namespaceUri === null)?.value ?? '',
         rid: `r${h}`,
         id: n.attrs.find((a) => a.localName === 'Id' && a.namespaceUri === null)?.value,
-        g: lister && n.parent !== lister ? handles.get(lister)! : undefined,
       },
       lister === null,
     );

@@ -42,12 +42,9 @@ test('the worker mirror indexes itself only once it holds the whole tree, and on
   const { port1, port2 } = new MessageChannel();
   port1.close();
   const writer = new RecordBlockWriter();
-  const root = writer.add(
-    { h: 0, p: -1, ns: 'control', role: '', name: '', rid: 'desktop', id: undefined, g: undefined },
-    true,
-  );
+  const root = writer.add({ h: 0, p: -1, ns: 'control', role: '', name: '', rid: 'desktop', id: undefined }, true);
   writer.setKids(root, 1);
-  writer.add({ h: 1, p: 0, ns: 'control', role: 'Window', name: 'w', rid: 'w', id: undefined, g: undefined }, false);
+  writer.add({ h: 1, p: 0, ns: 'control', role: 'Window', name: 'w', rid: 'w', id: undefined }, false);
   const partial = new MirrorTree(writer.finish(), port2, new Int32Array(new SharedArrayBuffer(8)));
   assert.equal(partial.complete, false);
   assert.equal(partial.buildIndex(), false);

@@ -1,7 +1,8 @@
 // Small, dependable access to the AT-SPI registry for tests: which applications are registered, with their PID, name
 // and top-level children. Low-level dbus-next calls with hard-coded signatures, no introspection, no usocket.
 import { Message, sessionBus, type MessageBus } from 'dbus-next';
-import { parseDbusAddress } from '../../main/providers/atspi/dbus/address.js';
+import { parseDbusAddress } from '../../main/dbus/address.js';
+import type { CallSpec as DbusCallSpec } from '../../main/dbus/dbus-client.js';
 
 export const REGISTRY_BUS_NAME = 'org.a11y.atspi.Registry';
 export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
@@ -56,14 +57,8 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
   }
 }
 
-export interface CallSpec {
-  destination: string;
-  path: string;
-  interface: string;
-  member: string;
-  signature?: string;
-  body?: unknown[];
-}
+/** A method call as the inspector's own D-Bus client describes it (its per-call timeout is this helper's argument). */
+export type CallSpec = Omit<DbusCallSpec, 'timeoutMs'>;
 
 export async function call(bus: MessageBus, spec: CallSpec, timeoutMs = 2000): Promise<unknown[]> {
   const reply = await withTimeout(

@@ -1,7 +1,7 @@
 import type { InspectorEvent } from '../../shared/api/schema.js';
 import type { UiEventRecord, UiEventType } from '../../shared/model/ui-events.js';
 import { UiEventWatch } from '../services/ui-events.js';
-import type { InspectorSession } from './session.js';
+import type { HostContext } from './host-context.js';
 
 /** Events go to a connection gathered, at most one `ui.events` message per this many milliseconds. */
 const EVENT_BATCH_MS = 100;
@@ -23,15 +23,15 @@ export class EventStream {
   ) {}
 
   static async start(
-    session: InspectorSession,
+    context: HostContext,
     filter: { types?: UiEventType[] | undefined; xpath?: string | undefined; within?: string | undefined },
     send: (event: InspectorEvent) => void,
   ): Promise<EventStream> {
-    const limit = session.limits.eventBuffer;
+    const limit = context.limits.eventBuffer;
     const delivery: { to?: EventStream } = {};
     const watch = await UiEventWatch.start(
-      session.runtime,
-      session.xpath,
+      context.runtime,
+      context.xpath,
       {
         ...(filter.types ? { types: filter.types } : {}),
         ...(filter.xpath ? { xpath: filter.xpath } : {}),

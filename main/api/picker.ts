@@ -5,7 +5,7 @@ import type { PointerCapture, PointerCaptureEvent } from '../core/platform.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import { boundsOf } from '../services/bounds.js';
 import { elementStacksAtPoint } from '../services/hit-test.js';
-import type { InspectorSession } from './session.js';
+import type { HostContext } from './host-context.js';
 
 /**
  * Follows the pointer and reports the element under it, hit-tested as CLI `pick --at` does (services/hit-test.ts).
@@ -22,7 +22,7 @@ export class Picker {
   private capture: PointerCapture | undefined;
 
   constructor(
-    private readonly session: InspectorSession,
+    private readonly context: HostContext,
     private readonly owner: object,
     private readonly send: (event: InspectorEvent) => void,
     private readonly intervalMs: number,
@@ -33,7 +33,7 @@ export class Picker {
    * cycles, a right click or Escape cancels, and none of it reaches the application under the pointer.
    */
   async start(): Promise<{ clickSelects: boolean; clickNote?: string }> {
-    const platform = this.session.runtime.platform;
+    const platform = this.context.runtime.platform;
     if (!platform?.pointer) {
       throw new InspectorError('unsupported', 'picking needs a pointer device, and this platform has none');
     }
@@ -105,7 +105,7 @@ export class Picker {
 
   private async tick(force = false): Promise<void> {
     if (this.busy || this.stopped) return;
-    const pointer = this.session.runtime.platform?.pointer;
+    const pointer = this.context.runtime.platform?.pointer;
     if (!pointer) return;
     this.busy = true;
     try {
@@ -134,10 +134,10 @@ export class Picker {
     const node = this.current;
     const bounds = node ? await boundsOf(node) : undefined;
     if (this.stopped) return;
-    if (bounds) await this.session.highlight(this.owner, [bounds]).catch(() => undefined);
+    if (bounds) await this.context.highlight(this.owner, [bounds]).catch(() => undefined);
     this.send({
       type: 'pick.hover',
-      node: node ? this.session.summarize(node) : null,
+      node: node ? this.context.summarize(node) : null,
       ...(bounds ? { bounds } : {}),
       point: this.last,
       depth: this.depth,
@@ -147,13 +147,13 @@ export class Picker {
 
   /** Deepest first: the first stack of the one hit test (services/hit-test.ts), as CLI `pick --at` sees it. */
   private async hitTest(point: Point): Promise<RuntimeNode[]> {
-    const [stack] = await elementStacksAtPoint(this.session.runtime, point);
+    const [stack] = await elementStacksAtPoint(this.context.runtime, point);
     return stack ?? [];
   }
 
   select(): RuntimeNode | undefined {
     const node = this.current;
-    if (node) this.send({ type: 'pick.selected', node: this.session.summarize(node) });
+    if (node) this.send({ type: 'pick.selected', node: this.context.summarize(node) });
     this.stop(node ? 'selected' : 'stopped');
     return node;
   }
@@ -164,8 +164,8 @@ export class Picker {
     if (this.timer) clearInterval(this.timer);
     void this.capture?.release().catch(() => undefined);
     this.capture = undefined;
-    if (this.session.picker === this) this.session.picker = undefined;
-    void this.session.clearHighlight(this.owner);
+    if (this.context.picker === this) this.context.picker = undefined;
+    void this.context.clearHighlight(this.owner);
     this.send({ type: 'pick.stopped', reason });
   }
 }

@@ -10,7 +10,7 @@ const CAPTURE_MAX_NODES = 30_000;
 const WARM_OWNER = {};
 
 /**
- * Once per session of an interactive host, after the first listing of the desktop: loads every application's tree
+ * Once per context of an interactive host, after the first listing of the desktop: loads every application's tree
  * into the runtime and the XPath worker (`count(//*)`, evaluated like any query) and captures the locator attributes
  * of the tree generation, in the background. The first query typed and the first "Find locators" then find the tree
  * loaded instead of loading it. Nothing waits for it; a failure (a timeout, an application that does not answer)

@@ -3,11 +3,10 @@ import { InspectorError } from '../../shared/model/errors.js';
 import { namespaceFromUri, type Namespace } from '../../shared/model/namespaces.js';
 import { parseValueText, uiBool, uiInteger, uiNumber, uiString, type UiValue } from '../../shared/model/values.js';
 import { compileFastPath, FastPathFallback, type FastItemMaker } from '../../shared/xpath/fast/index.js';
-import { mockDesktopInfo } from '../platform/mock/mock-platform.js';
-import { DOCUMENT, MockFileTree } from '../providers/mock/file-tree.js';
-import { loadMockTable } from '../providers/mock/mock-provider.js';
 import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from '../runtime/desktop.js';
+import type { FileTree } from '../core/file-tree.js';
 import { attributesNamedFrom, composeAttributes, type NodeFacts } from '../core/node-attributes.js';
+import { fileTreeReaderFor } from '../core/registry.js';
 import type { RuntimeCliOptions } from './command-runtime.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';
@@ -17,34 +16,36 @@ import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from '../
 import { itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
 
 /**
- * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file's table goes straight to the
- * XPath fast path (MockFileTree), without the runtime, the XPath worker, the bridge or fontoxpath. Answers are the
+ * `query` and `snapshot` over a `--mock-file` alone, in the CLI's own thread: the file goes straight to the XPath
+ * fast path (the mock backend's FileTree, found in the registry), without the runtime, the XPath worker, the bridge or fontoxpath. Answers are the
  * ones the runtime gives (a differential test holds them together); a query outside the fast path's subset, or one
  * it leaves to fontoxpath (FastPathFallback), is declined, and the command takes the general path.
  */
 
 /** A node of the file (or the desktop) with what output reads of it. */
 export interface MockFileNode extends NodeIdentity {
-  /** The node in the tree (DOCUMENT for the desktop). */
+  /** The node in the tree (the tree's root for the desktop). */
   readonly index: number;
   attributes(): readonly AttributeEntry[];
   attributesNamed(name: string): readonly AttributeEntry[];
 }
 
-export interface MockFileSession {
-  tree: MockFileTree;
+export interface OpenedMockFile {
+  tree: FileTree;
   view(node: number): MockFileNode;
 }
 
-/** The session when the command reads only a mock file (no other provider, no platform but the mock's or none). */
-export function openMockFile(options: RuntimeCliOptions): MockFileSession | undefined {
+/** The opened file when the command reads only a mock file (no other provider, no platform but the mock's or none). */
+export function openMockFile(options: RuntimeCliOptions): OpenedMockFile | undefined {
   const providers = options.provider ?? [];
   if (!options.mockFile || !providers.every((id) => id === 'mock')) return undefined;
   if (options.platform !== undefined && options.platform !== 'mock' && options.platform !== 'none') return undefined;
+  const reader = fileTreeReaderFor('mock');
+  if (!reader) return undefined;
   const maxDepth = options.mockMaxDepth;
-  const mock = loadMockTable(options.mockFile, maxDepth !== undefined ? { maxDepth } : {});
-  const tree = new MockFileTree(mock);
-  const info = options.platform === 'none' ? FALLBACK_DESKTOP : mockDesktopInfo(options.mockFile, maxDepth);
+  const readOptions = maxDepth !== undefined ? { maxDepth } : {};
+  const tree = reader.read(options.mockFile, readOptions);
+  const info = options.platform === 'none' ? FALLBACK_DESKTOP : reader.desktopInfo(options.mockFile, readOptions);
   const source = new DesktopSource(info, []);
   const facts: NodeFacts = {
     runtimeId: DESKTOP_RUNTIME_ID,
@@ -57,7 +58,7 @@ export function openMockFile(options: RuntimeCliOptions): MockFileSession | unde
   const patterns = ['Element', 'Desktop'];
   let entries: AttributeEntry[] | undefined;
   const desktop: MockFileNode = {
-    index: DOCUMENT,
+    index: tree.root,
     runtimeId: DESKTOP_RUNTIME_ID,
     namespace: 'control',
     role: source.role,
@@ -69,7 +70,7 @@ export function openMockFile(options: RuntimeCliOptions): MockFileSession | unde
         : attributesNamedFrom(name, provided, facts, () => patterns),
   };
   const view = (node: number): MockFileNode =>
-    node === DOCUMENT
+    node === tree.root
       ? desktop
       : {
           index: node,
@@ -118,7 +119,7 @@ const FILE_ITEMS: FastItemMaker<number, FileItem> = {
  * or XPath might raise an error only fontoxpath can name).
  */
 export function evaluateMockFile(
-  session: MockFileSession,
+  opened: OpenedMockFile,
   xpath: string,
   timeoutMs: number | undefined,
 ): OutputItem<MockFileNode>[] | undefined {
@@ -129,11 +130,11 @@ export function evaluateMockFile(
     return undefined; // the general path reports what is wrong with the expression
   }
   if (!query) return undefined;
-  const { tree, view } = session;
+  const { tree, view } = opened;
   startDeadline(tree, timeoutMs);
   const items: FileItem[] = [];
   try {
-    for (const item of query.evaluateAs(tree, DOCUMENT, FILE_ITEMS)) items.push(item);
+    for (const item of query.evaluateAs(tree, tree.root, FILE_ITEMS)) items.push(item);
   } catch (error) {
     if (error instanceof FastPathFallback) return undefined;
     throw error;
@@ -158,11 +159,11 @@ export function evaluateMockFile(
  * desktop and windows under their application), built without recursion.
  */
 export function collectMockSubtree(
-  session: MockFileSession,
+  opened: OpenedMockFile,
   root: number,
   options: SelectOptions & { maxDepth: number | undefined },
 ): CollectedNode {
-  const { tree, view } = session;
+  const { tree, view } = opened;
   const make = (node: number): CollectedNode => {
     tree.checkCancelled();
     const identity = view(node);
@@ -190,17 +191,17 @@ export function collectMockSubtree(
 }
 
 /** Sets the time after which the tree's checkCancelled() ends the command (exit 4). */
-function startDeadline(tree: MockFileTree, timeoutMs: number | undefined): void {
+function startDeadline(tree: FileTree, timeoutMs: number | undefined): void {
   tree.timeoutMs = timeoutMs ?? 0;
   tree.deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
 }
 
 /** `query` over a mock file alone; false when the fast path declines (the caller takes the general path). */
 export function queryMockFile(xpath: string, options: QueryOptions): boolean {
-  const session = openMockFile(options);
-  if (!session) return false;
+  const opened = openMockFile(options);
+  if (!opened) return false;
   const started = performance.now();
-  const items = evaluateMockFile(session, xpath, options.timeout);
+  const items = evaluateMockFile(opened, xpath, options.timeout);
   if (!items) return false;
   const select = { attrs: options.attrs, includeRuntimeId: false };
   if (options.format === 'json') {
@@ -214,28 +215,28 @@ export function queryMockFile(xpath: string, options: QueryOptions): boolean {
     process.stdout.write(text);
   }
   if (options.stats) {
-    writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: items.length });
+    writeStats({ evalMs: performance.now() - started, nodesFetched: opened.tree.size, results: items.length });
   }
   return true;
 }
 
 /** `snapshot` over a mock file alone; false when the fast path declines. */
 export function snapshotMockFile(xpath: string, options: SnapshotOptions): boolean {
-  const session = openMockFile(options);
-  if (!session) return false;
+  const opened = openMockFile(options);
+  if (!opened) return false;
   const started = performance.now();
-  const items = evaluateMockFile(session, xpath, options.timeout);
+  const items = evaluateMockFile(opened, xpath, options.timeout);
   if (!items) return false;
   const roots = items.flatMap((item): MockFileNode[] => (item.type === 'node' ? [item.node] : []));
   if (roots.length !== items.length) {
     throw new InspectorError('usage', `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`);
   }
-  startDeadline(session.tree, options.timeout);
+  startDeadline(opened.tree, options.timeout);
   const select = { ...snapshotSelection(options), maxDepth: options.maxDepth };
-  const trees = roots.map((root) => collectMockSubtree(session, root.index, select));
+  const trees = roots.map((root) => collectMockSubtree(opened, root.index, select));
   writeSnapshotOutput(trees, options);
   if (options.stats) {
-    writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: trees.length });
+    writeStats({ evalMs: performance.now() - started, nodesFetched: opened.tree.size, results: trees.length });
   }
   return true;
 }

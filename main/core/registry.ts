@@ -1,5 +1,6 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import type { BackendOptions } from './backend-options.js';
+import type { FileTreeReader } from './file-tree.js';
 import type { PlatformConfig, PlatformFactory } from './platform.js';
 import type { ProviderFactory } from './provider.js';
 
@@ -11,6 +12,7 @@ import type { ProviderFactory } from './provider.js';
 
 const providerFactories = new Map<string, ProviderFactory>();
 const platformFactories = new Map<string, PlatformFactory>();
+const fileTreeReaders = new Map<string, FileTreeReader>();
 
 export function registerProviderFactory(factory: ProviderFactory): void {
   providerFactories.set(factory.descriptor.id, factory);
@@ -18,6 +20,15 @@ export function registerProviderFactory(factory: ProviderFactory): void {
 
 export function registerPlatformFactory(factory: PlatformFactory): void {
   platformFactories.set(factory.id, factory);
+}
+
+/** A backend that can answer from its file alone, without a runtime (the mock backend). */
+export function registerFileTreeReader(reader: FileTreeReader): void {
+  fileTreeReaders.set(reader.backendId, reader);
+}
+
+export function fileTreeReaderFor(backendId: string): FileTreeReader | undefined {
+  return fileTreeReaders.get(backendId);
 }
 
 export function listProviderFactories(): ProviderFactory[] {

@@ -337,7 +337,7 @@ export class VirtualDesktop {
 
   private async switchAccessibilityOn(busAddress: string, deadline: number, remaining: () => number) {
     // Loaded here, not with the module: the CLI registers this command, and no other command should load dbus-next.
-    const { DbusClient } = await import('../providers/atspi/dbus-client.js');
+    const { DbusClient } = await import('../dbus/dbus-client.js');
     const bus = await DbusClient.connect(busAddress, { callTimeoutMs: 5000 });
     try {
       await bus.call({

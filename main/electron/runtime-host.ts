@@ -1,5 +1,5 @@
 import { InspectorDispatcher } from '../api/dispatcher.js';
-import { InspectorSession } from '../api/session.js';
+import { HostContext } from '../api/host-context.js';
 import type { RuntimeOptions } from '../runtime/runtime.js';
 
 /**
@@ -30,16 +30,16 @@ export async function runRuntimeHost(
   port: HostPort,
   options: { runtime: RuntimeOptions; settingsFile?: string },
 ): Promise<{ stopped: Promise<void> }> {
-  let session: InspectorSession;
+  let context: HostContext;
   try {
-    session = await InspectorSession.open({ ...options, warmTree: true });
+    context = await HostContext.open({ ...options, warmTree: true });
   } catch (error) {
     port.postMessage({ type: 'failed', error: error instanceof Error ? error.message : String(error) });
     throw error;
   }
-  if (!session.runtime.platform?.highlight) {
+  if (!context.runtime.platform?.highlight) {
     // no native highlight here (not X11): the main process draws overlay windows
-    session.highlightFallback = (request) => port.postMessage({ type: 'highlight', request: request ?? null });
+    context.highlightFallback = (request) => port.postMessage({ type: 'highlight', request: request ?? null });
   }
   const dispatchers = new Map<number, InspectorDispatcher>();
   let nextShortcutId = 1_000_000_000;
@@ -48,7 +48,7 @@ export async function runRuntimeHost(
   const open = (connection: number) => {
     let dispatcher = dispatchers.get(connection);
     if (!dispatcher) {
-      dispatcher = new InspectorDispatcher(session, (message) =>
+      dispatcher = new InspectorDispatcher(context, (message) =>
         port.postMessage({ type: 'message', connection, message }),
       );
       dispatchers.set(connection, dispatcher);
@@ -70,14 +70,14 @@ export async function runRuntimeHost(
         break;
       case 'shortcut': {
         // the answer carries an id the renderer never used, so its client ignores it; the events are what counts
-        const method = session.picker ? 'pick.select' : 'pick.start';
+        const method = context.picker ? 'pick.select' : 'pick.start';
         void open(command.connection).handle({ kind: 'request', id: nextShortcutId++, method, params: {} });
         break;
       }
       case 'shutdown':
         void (async () => {
           await Promise.allSettled([...dispatchers.values()].map((dispatcher) => dispatcher.close()));
-          await session.close();
+          await context.close();
           resolveStopped();
         })();
         break;

@@ -12,7 +12,7 @@ import { activateWindowOf } from '../services/windows.js';
 import { AgentError } from './errors.js';
 import { viewOf, type NodeView } from './node-items.js';
 import { ReactionWatch, type Reaction } from './reaction.js';
-import type { McpSession } from './session.js';
+import type { McpContext } from './context.js';
 
 /** The actions of ui_act, named as in the CrownUI design (Testing Library and Playwright). */
 export type AgentAction =
@@ -116,24 +116,24 @@ export function keySequence(key: string): KeyboardSequence {
 }
 
 /** Gives the node the keyboard focus; the window raised just before may have changed it (checked already). */
-async function focusForTyping(session: McpSession, node: RuntimeNode, clock: InputClock): Promise<void> {
+async function focusForTyping(context: McpContext, node: RuntimeNode, clock: InputClock): Promise<void> {
   const patterns = await node.supportedPatterns();
   if (patterns.includes('Focusable')) await performPatternAction(node, node.revision, 'focus', {});
   else {
-    const pointer = new PointerController(device(session.runtime.platform, 'pointer'), { clock });
+    const pointer = new PointerController(device(context.runtime.platform, 'pointer'), { clock });
     await pointer.click(await actionPointOf(node));
   }
 }
 
 /** Input stops at its next pause when the request is cancelled, and lets go of what it holds. */
 async function perform(
-  session: McpSession,
+  context: McpContext,
   node: RuntimeNode,
   revision: number,
   request: AgentAction,
   clock: InputClock,
 ): Promise<void> {
-  const platform = session.runtime.platform;
+  const platform = context.runtime.platform;
   switch (request.action) {
     case 'click':
     case 'double_click': {
@@ -152,7 +152,7 @@ async function perform(
           ? keySequence(request.key)
           : KeyboardSequence.parse(literalSequence(request.text));
       await activateWindowOf(platform?.windowManager, node);
-      await focusForTyping(session, node, clock);
+      await focusForTyping(context, node, clock);
       await keyboard.type(sequence);
       return;
     }
@@ -169,17 +169,17 @@ async function perform(
  * new revision.
  */
 export async function act(
-  session: McpSession,
+  context: McpContext,
   id: string,
   revision: number,
   request: AgentAction,
   signal?: AbortSignal,
 ): Promise<ActOutcome> {
-  const node = session.node(id);
+  const node = context.node(id);
   await check(node, id, revision, request.action);
-  const watch = new ReactionWatch(session.runtime);
+  const watch = new ReactionWatch(context.runtime);
   try {
-    await perform(session, node, revision, request, signal ? abortableClock(signal) : realClock);
+    await perform(context, node, revision, request, signal ? abortableClock(signal) : realClock);
   } catch (error) {
     watch.cancel();
     throw error;
@@ -190,6 +190,6 @@ export async function act(
     node.invalidate({ children: false, source: false });
   }
   const reaction = await watch.settled();
-  const view = node.isRemoved ? undefined : await viewOf(node, session.ids).catch(() => undefined);
+  const view = node.isRemoved ? undefined : await viewOf(node, context.ids).catch(() => undefined);
   return { id, revision: view?.item.revision ?? node.revision, removed: node.isRemoved, reaction, view };
 }

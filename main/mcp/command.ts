@@ -4,7 +4,7 @@ import { InspectorError } from '../../shared/model/errors.js';
 import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { packageVersion } from '../services/package-info.js';
 import { createMcpServer } from './server.js';
-import { DEFAULT_ACTIONS_PER_SECOND, McpSession } from './session.js';
+import { DEFAULT_ACTIONS_PER_SECOND, McpContext } from './context.js';
 
 interface McpOptions extends RuntimeFlags {
   actionsPerSecond: number;
@@ -48,12 +48,12 @@ export function registerMcp(program: Command): void {
       ),
   ).action(async (options: McpOptions) => {
     keepStdoutForProtocol();
-    const session = await McpSession.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond });
-    const { server, close } = createMcpServer(session, packageVersion());
+    const context = await McpContext.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond });
+    const { server, close } = createMcpServer(context, packageVersion());
     const transport = new StdioServerTransport();
     let finished: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (finished = resolve));
-    // The client ends the session by closing our stdin (or by a signal).
+    // The client ends the context by closing our stdin (or by a signal).
     transport.onclose = () => finished();
     process.stdin.once('end', () => finished());
     process.once('SIGINT', () => finished());
@@ -64,7 +64,7 @@ export function registerMcp(program: Command): void {
     } finally {
       close();
       await server.close().catch(() => undefined);
-      await session.close();
+      await context.close();
     }
   });
 }

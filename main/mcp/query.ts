@@ -1,7 +1,7 @@
 import { formatValueText } from '../../shared/model/values.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { lineOf, viewOf, type NodeItem } from './node-items.js';
-import type { McpSession } from './session.js';
+import type { McpContext } from './context.js';
 
 export interface QueryAnswer {
   items: NodeItem[];
@@ -18,23 +18,23 @@ export interface QueryOptions {
 }
 
 /** Evaluates XPath from the desktop; node results become items (and lines), other results values. */
-export async function query(session: McpSession, xpath: string, options: QueryOptions): Promise<QueryAnswer> {
-  const { items, stats } = await session.xpath.evaluate(xpath, {
+export async function query(context: McpContext, xpath: string, options: QueryOptions): Promise<QueryAnswer> {
+  const { items, stats } = await context.xpath.evaluate(xpath, {
     maxResults: options.maxResults,
     timeoutMs: options.timeoutMs,
-    owner: session,
+    owner: context,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { ...(await describeItems(session, items)), truncated: stats.truncated };
+  return { ...(await describeItems(context, items)), truncated: stats.truncated };
 }
 
 async function describeItems(
-  session: McpSession,
+  context: McpContext,
   items: readonly XPathItem[],
 ): Promise<Omit<QueryAnswer, 'truncated'>> {
   const answer: Omit<QueryAnswer, 'truncated'> = { items: [], values: [], lines: [] };
   const views = await Promise.all(
-    items.map((item) => (item.type === 'node' ? viewOf(item.node, session.ids) : undefined)),
+    items.map((item) => (item.type === 'node' ? viewOf(item.node, context.ids) : undefined)),
   );
   for (const [index, item] of items.entries()) {
     const view = views[index];
@@ -42,7 +42,7 @@ async function describeItems(
       answer.items.push(view.item);
       answer.lines.push(lineOf(view));
     } else if (item.type === 'attribute') {
-      const owner = session.ids.id(item.owner);
+      const owner = context.ids.id(item.owner);
       const key = item.namespace === 'control' ? item.name : `${item.namespace}:${item.name}`;
       const text = `${owner} @${key}=${JSON.stringify(formatValueText(item.value))}`;
       answer.values.push(text);

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { Coalescer } from './coalescer.js';
-import type { McpSession } from './session.js';
+import type { McpContext } from './context.js';
 import { readTree, TREE_DEFAULTS } from './tree.js';
 import { wrapUntrusted } from './untrusted.js';
 
@@ -18,8 +18,8 @@ export const NOTIFY_INTERVAL_MS = 1000;
  * structuredContent. A client subscribed to them hears `notifications/resources/updated` when the tree changes, at
  * most once a second however busy the applications are. Returns the function that stops the notifications.
  */
-export function registerTreeResources(server: McpServer, session: McpSession): () => void {
-  const read = () => readTree(session.runtime, session.ids, session.runtime.desktop, TREE_DEFAULTS);
+export function registerTreeResources(server: McpServer, context: McpContext): () => void {
+  const read = () => readTree(context.runtime, context.ids, context.runtime.desktop, TREE_DEFAULTS);
   server.registerResource(
     'tree',
     TREE_URI,
@@ -70,7 +70,7 @@ export function registerTreeResources(server: McpServer, session: McpSession): (
     return {};
   });
   // Provider events (an event service can take their place here alone).
-  const stop = session.runtime.registerEventSink(() => {
+  const stop = context.runtime.registerEventSink(() => {
     if (subscribed.size > 0) notifier.poke();
   });
   return () => {

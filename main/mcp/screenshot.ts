@@ -5,7 +5,7 @@ import { scaleDown } from '../runtime/screenshot-image.js';
 import { encodePng } from '../runtime/screenshot-png.js';
 import { boundsOf } from '../services/bounds.js';
 import { topLevelOf } from '../services/windows.js';
-import type { McpSession } from './session.js';
+import type { McpContext } from './context.js';
 
 /** The largest image ui_screenshot sends, per side (larger captures are scaled down to fit). */
 export const MAX_IMAGE_SIDE = 1920;
@@ -23,8 +23,8 @@ export interface ScreenshotAnswer {
   scale: number;
 }
 
-async function regionOf(session: McpSession, scope: ScreenshotScope, node: RuntimeNode | undefined): Promise<Rect> {
-  const desktop = session.runtime.desktopInfo.bounds;
+async function regionOf(context: McpContext, scope: ScreenshotScope, node: RuntimeNode | undefined): Promise<Rect> {
+  const desktop = context.runtime.desktopInfo.bounds;
   if (scope === 'desktop') return desktop;
   if (!node) throw new InspectorError('invalid-input', `scope "${scope}" needs an id`, { path: 'id' });
   const target = scope === 'window' ? topLevelOf(node) : node;
@@ -42,14 +42,14 @@ async function regionOf(session: McpSession, scope: ScreenshotScope, node: Runti
 
 /** The desktop, a node's window or a node as PNG, scaled down to fit maxSide by maxSide. */
 export async function screenshot(
-  session: McpSession,
+  context: McpContext,
   scope: ScreenshotScope,
   node: RuntimeNode | undefined,
   maxSide: number,
 ): Promise<ScreenshotAnswer> {
-  const device = session.runtime.platform?.screenshot;
+  const device = context.runtime.platform?.screenshot;
   if (!device) throw new InspectorError('unsupported', 'this platform cannot take screenshots');
-  const rect = await regionOf(session, scope, node);
+  const rect = await regionOf(context, scope, node);
   const shot = await device.capture(scope === 'desktop' ? undefined : rect);
   const scale = Math.min(1, maxSide / shot.width, maxSide / shot.height);
   const width = Math.max(1, Math.round(shot.width * scale));

@@ -8,7 +8,7 @@ import { AgentError, errorData } from './errors.js';
 import { lineOf } from './node-items.js';
 import { query } from './query.js';
 import { DEFAULT_IMAGE_SIDE, MAX_IMAGE_SIDE, screenshot, type ScreenshotScope } from './screenshot.js';
-import type { McpSession } from './session.js';
+import type { McpContext } from './context.js';
 import { readTree, TREE_DEFAULTS } from './tree.js';
 import { wrapUntrusted } from './untrusted.js';
 import { waitFor } from './wait.js';
@@ -64,7 +64,7 @@ function failure(error: unknown): CallToolResult {
 }
 
 /** Registers ui_tree, ui_query, ui_act, ui_locate, ui_screenshot and ui_wait on the server. */
-export function registerTools(server: McpServer, session: McpSession): void {
+export function registerTools(server: McpServer, context: McpContext): void {
   let inFlight = 0;
   const guarded =
     <A>(body: (args: A, signal: AbortSignal) => Promise<CallToolResult>) =>
@@ -101,8 +101,8 @@ export function registerTools(server: McpServer, session: McpSession): void {
       annotations: { readOnlyHint: true },
     },
     guarded(async ({ id: rootId, maxDepth, maxNodes }) => {
-      const root = rootId ? session.node(rootId) : session.runtime.desktop;
-      const tree = await readTree(session.runtime, session.ids, root, { maxDepth, maxNodes });
+      const root = rootId ? context.node(rootId) : context.runtime.desktop;
+      const tree = await readTree(context.runtime, context.ids, root, { maxDepth, maxNodes });
       const cut = tree.truncated ? " (cut by the caps: ask ui_tree for a node's id to see below it)" : '';
       return answer(`${tree.nodes} nodes${cut}.`, tree.lines, {
         items: [tree.root],
@@ -128,7 +128,7 @@ export function registerTools(server: McpServer, session: McpSession): void {
       annotations: { readOnlyHint: true },
     },
     guarded(async ({ xpath: expression, maxResults, timeoutMs }, signal) => {
-      const found = await query(session, expression, { maxResults, timeoutMs, signal });
+      const found = await query(context, expression, { maxResults, timeoutMs, signal });
       const more = found.truncated ? ` (the cap of ${maxResults} cut the rest)` : '';
       return answer(`${found.items.length + found.values.length} results${more}.`, found.lines, {
         items: found.items,
@@ -146,7 +146,7 @@ export function registerTools(server: McpServer, session: McpSession): void {
         'Acts on the node read at `revision`: click, double_click, type_text and press_key as real input through the ' +
         "platform, the others through the element's patterns. Refused with stale-node when the node changed since " +
         '(read it again), disabled for a disabled node, secure-field for typing into a secure field, rate-limited ' +
-        `(with retryAfterMs) past ${session.actions.limit} actions a second. Answers once the application reacted ` +
+        `(with retryAfterMs) past ${context.actions.limit} actions a second. Answers once the application reacted ` +
         "(its first accessibility event after the action, then 50 ms of quiet; at most 2 s) with the node's new " +
         'revision. structuredContent: {id, revision, removed, reacted, firstEventMs, settledMs, item}; errors: ' +
         `{error: {code, message, retryAfterMs?}}. Actions: ${ACTION_NAMES.join(', ')}.`,
@@ -158,15 +158,15 @@ export function registerTools(server: McpServer, session: McpSession): void {
       annotations: { destructiveHint: true },
     },
     guarded(async ({ id: target, revision, action }, signal) => {
-      const allowed = session.actions.take();
+      const allowed = context.actions.take();
       if (!allowed.allowed) {
         throw new AgentError(
           'rate-limited',
-          `at most ${session.actions.limit} actions a second; retry after ${allowed.retryAfterMs} ms`,
+          `at most ${context.actions.limit} actions a second; retry after ${allowed.retryAfterMs} ms`,
           allowed.retryAfterMs,
         );
       }
-      const outcome = await act(session, target, revision, action as AgentAction, signal);
+      const outcome = await act(context, target, revision, action as AgentAction, signal);
       const { reaction } = outcome;
       const reacted = reaction.reacted
         ? `the application reacted (first event ${reaction.firstEventMs} ms after the action began)`
@@ -200,8 +200,8 @@ export function registerTools(server: McpServer, session: McpSession): void {
       annotations: { readOnlyHint: true },
     },
     guarded(async ({ id: target, limit }) => {
-      const node = session.node(target);
-      const [located] = await locateNodes(session.runtime, session.xpath, [node]);
+      const node = context.node(target);
+      const [located] = await locateNodes(context.runtime, context.xpath, [node]);
       const locators = (located?.locators ?? []).slice(0, limit);
       const targets = located ? [{ ...located, locators }] : [];
       const code = {
@@ -252,8 +252,8 @@ export function registerTools(server: McpServer, session: McpSession): void {
     },
     guarded(async ({ id: target, scope, maxSide }) => {
       const chosen: ScreenshotScope = scope ?? (target ? 'element' : 'desktop');
-      const node = target ? session.node(target) : undefined;
-      const shot = await screenshot(session, chosen, node, maxSide);
+      const node = target ? context.node(target) : undefined;
+      const shot = await screenshot(context, chosen, node, maxSide);
       const { rect } = shot;
       return {
         content: [
@@ -285,7 +285,7 @@ export function registerTools(server: McpServer, session: McpSession): void {
       annotations: { readOnlyHint: true },
     },
     guarded(async ({ xpath: expression, until, timeoutMs, maxResults }, signal) => {
-      const waited = await waitFor(session, expression, until, { timeoutMs, maxResults, signal });
+      const waited = await waitFor(context, expression, until, { timeoutMs, maxResults, signal });
       const state = waited.met
         ? `${until === 'matches' ? 'matched' : 'gone'} after ${waited.waitedMs} ms`
         : `timed out after ${waited.waitedMs} ms`;

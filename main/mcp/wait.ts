@@ -1,5 +1,5 @@
 import { query, type QueryAnswer } from './query.js';
-import type { McpSession } from './session.js';
+import type { McpContext } from './context.js';
 
 /** How often ui_wait looks again when the tree reports no change (providers that miss some changes). */
 const POLL_MS = 250;
@@ -18,7 +18,7 @@ export interface WaitAnswer {
  * tree (and every POLL_MS), until the timeout; answers met: false then (not an error: the agent decides).
  */
 export async function waitFor(
-  session: McpSession,
+  context: McpContext,
   xpath: string,
   condition: WaitCondition,
   options: { timeoutMs: number; maxResults: number; signal?: AbortSignal },
@@ -26,11 +26,11 @@ export async function waitFor(
   const started = performance.now();
   const deadline = started + options.timeoutMs;
   let changed: (() => void) | undefined;
-  const unwatch = session.runtime.watchTree(() => changed?.());
+  const unwatch = context.runtime.watchTree(() => changed?.());
   try {
     for (;;) {
       const remaining = Math.max(1, deadline - performance.now());
-      const answer = await query(session, xpath, {
+      const answer = await query(context, xpath, {
         maxResults: options.maxResults,
         timeoutMs: remaining,
         ...(options.signal ? { signal: options.signal } : {}),

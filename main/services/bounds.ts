@@ -27,3 +27,9 @@ export async function actionPointOf(node: RuntimeNode): Promise<Point> {
   }
   return { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
 }
+
+/** The on-screen rectangles of these nodes, leaving out nodes without bounds or with an empty one. */
+export async function visibleBounds(nodes: readonly RuntimeNode[]): Promise<Rect[]> {
+  const found = await Promise.all(nodes.map((node) => boundsOf(node)));
+  return found.filter((rect): rect is Rect => rect !== undefined && rect.width > 0 && rect.height > 0);
+}

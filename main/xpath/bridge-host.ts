@@ -64,13 +64,10 @@ export class BridgeHost {
    * These nodes, each followed by the children the runtime already holds below it (up to PREFETCH_BUDGET records;
    * below `known` handles nothing more), as one block: one message however large the region.
    */
-  block(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>, group?: RuntimeNode): RecordBlock {
+  block(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): RecordBlock {
     const writer = new RecordBlockWriter();
     const budget = { left: PREFETCH_BUDGET };
-    for (const node of nodes) {
-      const at = this.write(writer, node, budget, true, known);
-      if (group && node.parent !== group) writer.setGroup(at, this.handleOf(group));
-    }
+    for (const node of nodes) this.write(writer, node, budget, true, known);
     return writer.finish();
   }
 
@@ -92,7 +89,6 @@ export class BridgeHost {
         name: node.name,
         rid: node.runtimeId,
         id: node.id,
-        g: undefined,
       },
       topLevel,
     );
@@ -100,11 +96,7 @@ export class BridgeHost {
     const cached = node.peekChildren();
     if (cached && budget.left >= cached.length) {
       writer.setKids(at, cached.length);
-      const application = node.namespace === 'app';
-      for (const child of cached) {
-        const childAt = this.write(writer, child, budget, false);
-        if (application && child.parent !== node) writer.setGroup(childAt, h);
-      }
+      for (const child of cached) this.write(writer, child, budget, false);
     }
     return at;
   }
@@ -143,7 +135,7 @@ export class BridgeHost {
         const known = request.op === 'refresh' ? new Set(request.known) : undefined;
         if (known) await loadSubtrees(children.filter((child) => !known.has(this.handles.get(child) ?? -1)));
         await this.loadIds(children, known);
-        const block = this.block(children, known, node.namespace === 'app' ? node : undefined);
+        const block = this.block(children, known);
         response = { seq: request.seq, ok: true, children: block };
       } else {
         const attributes = request.op === 'named' ? await node.attributesNamed(request.name) : await node.attributes();

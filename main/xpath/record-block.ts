@@ -7,8 +7,8 @@ import type { NodeRecord } from './protocol.js';
  * application travels as one such block in one message (one copy of two arrays), not as one object per node.
  *
  * Per node, FIELDS integers: handle, parent handle (-1: none), namespace index, role, name, runtime id and developer
- * id as string table indices (-1: no id), the handle of the application listing this top-level window (-1: none),
- * and the number of children that follow in the block (-1: the children were not sent).
+ * id as string table indices (-1: no id), and the number of children that follow in the block (-1: the children were
+ * not sent).
  */
 export interface RecordBlock {
   ints: Int32Array;
@@ -17,13 +17,11 @@ export interface RecordBlock {
   top: number;
 }
 
-export const FIELDS = 9;
+export const FIELDS = 8;
 
 /** One node's fields as a record (what the encoder takes, one node at a time, and the decoder hands out). */
 export interface BlockNode extends Omit<NodeRecord, 'id'> {
   id: string | undefined;
-  /** For a top-level window listed under an application: that application's handle (the grouped view). */
-  g: number | undefined;
 }
 
 const NAMESPACE_INDEX = new Map<Namespace, number>(NAMESPACES.map((ns, index) => [ns, index]));
@@ -67,8 +65,7 @@ export class RecordBlockWriter {
     ints[at + 4] = this.intern(node.name);
     ints[at + 5] = this.intern(node.rid);
     ints[at + 6] = node.id === undefined ? -1 : this.intern(node.id);
-    ints[at + 7] = node.g ?? -1;
-    ints[at + 8] = -1;
+    ints[at + 7] = -1;
     this.length += FIELDS;
     this.count++;
     if (topLevel) this.top++;
@@ -76,11 +73,7 @@ export class RecordBlockWriter {
   }
 
   setKids(position: number, kids: number): void {
-    this.ints[position + 8] = kids;
-  }
-
-  setGroup(position: number, group: number): void {
-    this.ints[position + 7] = group;
+    this.ints[position + 7] = kids;
   }
 
   finish(): RecordBlock {
@@ -103,7 +96,6 @@ export class RecordBlockReader {
     const at = this.at;
     this.at += FIELDS;
     const id = ints[at + 6]!;
-    const g = ints[at + 7]!;
     return {
       node: {
         h: ints[at]!,
@@ -113,9 +105,8 @@ export class RecordBlockReader {
         name: strings[ints[at + 4]!]!,
         rid: strings[ints[at + 5]!]!,
         id: id < 0 ? undefined : strings[id],
-        g: g < 0 ? undefined : g,
       },
-      kids: ints[at + 8]!,
+      kids: ints[at + 7]!,
     };
   }
 }

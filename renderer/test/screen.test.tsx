@@ -113,7 +113,7 @@ test('the store captures while visible, skips unchanged screens, hovers the hit-
   screen.getState().cycle(5);
   assert.equal(screen.getState().hover?.depth, 2, 'cycling stops at the window');
 
-  const devices = host.session.runtime.platform as MockDevices;
+  const devices = host.context.runtime.platform as MockDevices;
   devices.takeKeyboardLog();
   await Promise.all([screen.getState().type('a'), screen.getState().type('b'), screen.getState().type('<Enter>')]);
   assert.deepEqual(
@@ -229,7 +229,7 @@ test('interact mode sends a click on the screen view to the application instead 
   );
   fireEvent.click(view.getByRole('button', { name: 'Interact' }));
   assert.equal(view.getByRole('button', { name: 'Interact' }).getAttribute('aria-pressed'), 'true');
-  const devices = host.session.runtime.platform as MockDevices;
+  const devices = host.context.runtime.platform as MockDevices;
   devices.takePointerLog();
   await act(async () => {
     fireEvent.click(image, { clientX: 70, clientY: 60 });

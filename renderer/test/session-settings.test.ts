@@ -44,7 +44,7 @@ test('settings live in the host: they survive a restart of the host (another por
     };
     await until(() => written()['ui.theme'] === 'dark', 'the host to write its settings file');
   } finally {
-    await first.session.close();
+    await first.context.close();
   }
   // A fresh host over the same settings file, a fresh page without any cache (the origin changed with the port).
   const second = await openMockHost({ settingsFile });
@@ -122,7 +122,7 @@ test('pick mode: the pointer over an element hovers it, cycling moves towards th
   await session.getState().connect();
   await session.getState().startPick();
   assert.equal(session.getState().picking, true);
-  await host.session.runtime.platform!.pointer!.moveTo({ x: 150, y: 130 });
+  await host.context.runtime.platform!.pointer!.moveTo({ x: 150, y: 130 });
   await until(() => session.getState().pickNode?.runtimeId === 'mock:button-toolbar-ok', 'the hover on OK');
   assert.ok(session.getState().pickStackSize >= 2, `stack of ${session.getState().pickStackSize}`);
   await session.getState().cyclePick(-1);

@@ -11,7 +11,7 @@ import { pickedByApi, pickedByCli } from './pick-agreement.js';
 import { openHost, type HostFixture } from './support.js';
 
 // The API contract over the WebSocket transport against the real runtime: AT-SPI and the X11 platform in the test
-// desktop session, with gtk3-demo running.
+// desktop context, with gtk3-demo running.
 
 const env = sessionEnv();
 let gtk: LaunchedApp;
@@ -110,7 +110,7 @@ test('picking reports the element under the real pointer', async () => {
   const { attributes } = await client.attributes(window.runtimeId);
   const bounds = attributes.find((entry) => entry.name === 'Bounds')?.value;
   assert.ok(bounds?.type === 'Rect');
-  const pointer = fixture.session.runtime.platform?.pointer;
+  const pointer = fixture.context.runtime.platform?.pointer;
   assert.ok(pointer);
   const point = {
     x: Math.round(bounds.value.x + bounds.value.width / 2),
@@ -177,7 +177,7 @@ test('CLI pick --at and the API pick name the same gtk3-demo element at each poi
       });
     }
   }
-  const pointer = fixture.session.runtime.platform?.pointer;
+  const pointer = fixture.context.runtime.platform?.pointer;
   assert.ok(pointer);
   const byApi = await pickedByApi(client, (point) => pointer.moveTo(point), points);
   // Away from the window, so that no hover effect or tooltip changes what the CLI finds there.

@@ -187,7 +187,7 @@ test('cancel stops a running evaluation; a new one supersedes the previous', asy
 
 test('highlight outlines nodes and rects through the platform, clear removes it', async () => {
   await materialize();
-  const devices = fixture.session.runtime.platform as MockDevices;
+  const devices = fixture.context.runtime.platform as MockDevices;
   devices.takeHighlightLog();
   const shown = await client.highlight({
     runtimeIds: ['mock:checkbox-autosave'],
@@ -204,7 +204,7 @@ test('highlight outlines nodes and rects through the platform, clear removes it'
 });
 
 test('picking follows the pointer, hit-tests by bounds and selects', async () => {
-  const devices = fixture.session.runtime.platform as MockDevices;
+  const devices = fixture.context.runtime.platform as MockDevices;
   const hovers: Array<Extract<InspectorEvent, { type: 'pick.hover' }>> = [];
   const offHover = client.on('pick.hover', (event) => hovers.push(event));
   const selected = new Promise<Extract<InspectorEvent, { type: 'pick.selected' }>>((resolve) => {
@@ -374,7 +374,7 @@ test('CLI pick --at and the API pick name the same element at the same points', 
     const [x, y] = key.split(',').map(Number);
     return { x: x!, y: y! };
   });
-  const devices = fixture.session.runtime.platform as MockDevices;
+  const devices = fixture.context.runtime.platform as MockDevices;
   const byApi = await pickedByApi(client, (point) => devices.pointer.moveTo(point), points);
   const byCli = points.map((point) => pickedByCli(process.env, ['--provider', 'mock'], point));
   assert.deepEqual(byApi, byCli);
@@ -386,12 +386,12 @@ test('host.stop is refused where the host set no stop, and ends the host (once a
   const refused = await rejection(client.stopHost());
   assert.equal(refused.code, 'unsupported');
   let stops = 0;
-  fixture.session.hostStop = () => stops++;
+  fixture.context.hostStop = () => stops++;
   try {
     assert.equal((await client.status()).capabilities.stop, true);
     assert.deepEqual(await client.stopHost(), { stopping: true });
     assert.equal(stops, 1);
   } finally {
-    fixture.session.hostStop = undefined;
+    fixture.context.hostStop = undefined;
   }
 });

@@ -23,7 +23,7 @@ after(async () => {
   await fixture.close();
 });
 
-const mock = () => fixture.session.runtime.providers[0] as MockProvider;
+const mock = () => fixture.context.runtime.providers[0] as MockProvider;
 const received = () => batches.flatMap((batch) => batch.events);
 
 async function until(accept: () => boolean, what: string): Promise<void> {

@@ -45,7 +45,7 @@ const okButton = { x: 150, y: 130 };
 before(async () => {
   fixture = await openHost({ providers: ['mock'], platform: 'mock' });
   ({ client } = await fixture.connect());
-  devices = fixture.session.runtime.platform as MockDevices;
+  devices = fixture.context.runtime.platform as MockDevices;
   (devices as PlatformBundle).pointerCapture = scripted.device;
 });
 after(async () => {

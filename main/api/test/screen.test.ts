@@ -22,7 +22,7 @@ after(async () => {
   await fixture.close();
 });
 
-const devices = () => fixture.session.runtime.platform as MockDevices;
+const devices = () => fixture.context.runtime.platform as MockDevices;
 
 test('a region captured at scale 1 is the screen pixel for pixel, and the transform maps desktop to image', async () => {
   const shot = await client.captureScreen({ region: { x: 10, y: 20, width: 64, height: 32 } });

@@ -7,10 +7,10 @@ import { InspectorClient, webSocketTransport } from '../../../shared/api/client.
 import type { RuntimeOptions } from '../../runtime/runtime.js';
 import type { HostLimits } from '../limits.js';
 import { startBrowserHost, type BrowserHost } from '../../hosts/browser/server.js';
-import { InspectorSession } from '../session.js';
+import { HostContext } from '../host-context.js';
 
 export interface HostFixture {
-  session: InspectorSession;
+  context: HostContext;
   host: BrowserHost;
   dir: string;
   wsUrl: string;
@@ -18,20 +18,20 @@ export interface HostFixture {
   close(): Promise<void>;
 }
 
-/** A browser host on a free loopback port over a fresh session, with a temporary settings file. */
+/** A browser host on a free loopback port over a fresh context, with a temporary settings file. */
 export async function openHost(
   runtime: RuntimeOptions,
   options: { limits?: Partial<HostLimits>; log?: (message: string) => void; dir?: string } = {},
 ): Promise<HostFixture> {
   const dir = options.dir ?? mkdtempSync(path.join(tmpdir(), 'platynui-api-'));
-  const session = await InspectorSession.open({
+  const context = await HostContext.open({
     runtime,
     settingsFile: path.join(dir, 'settings.json'),
     ...(options.limits ? { limits: options.limits } : {}),
     warn: options.log ?? (() => undefined),
   });
   const host = await startBrowserHost({
-    session,
+    context,
     port: 0,
     rendererDir: path.join(dir, 'renderer'),
     ...(options.log ? { log: options.log } : {}),
@@ -39,7 +39,7 @@ export async function openHost(
   const wsUrl = `ws://127.0.0.1:${host.port}/api/ws?token=${host.token}`;
   const sockets: WebSocket[] = [];
   return {
-    session,
+    context,
     host,
     dir,
     wsUrl,
@@ -55,7 +55,7 @@ export async function openHost(
     async close() {
       for (const socket of sockets) socket.close();
       await host.close();
-      await session.close();
+      await context.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -4,31 +4,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { InspectorSession } from '../session.js';
+import { HostContext } from '../host-context.js';
 
-async function openSession(t: { after(fn: () => void | Promise<void>): void }, warmTree: boolean) {
+async function openContext(t: { after(fn: () => void | Promise<void>): void }, warmTree: boolean) {
   const dir = mkdtempSync(path.join(tmpdir(), 'platynui-warmer-'));
-  const session = await InspectorSession.open({
+  const context = await HostContext.open({
     runtime: { providers: ['mock'], platform: 'mock' },
     settingsFile: path.join(dir, 'settings.json'),
     limits: { xpathWorkers: 1 },
     warmTree,
   });
   t.after(async () => {
-    await session.close();
+    await context.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  return session;
+  return context;
 }
 
 test('an interactive host loads the tree into the XPath worker once the desktop was listed', async (t) => {
-  const cold = await openSession(t, false);
+  const cold = await openContext(t, false);
   await cold.structuralChildren(cold.runtime.desktop);
   assert.equal(cold.warmer, undefined);
   const first = await cold.xpath.evaluate("//Button[@Name='Save']");
   assert.ok(first.stats.bridgeNodes > 10, `without it the first query brings the tree (${first.stats.bridgeNodes})`);
 
-  const warm = await openSession(t, true);
+  const warm = await openContext(t, true);
   assert.equal(warm.warmer?.done, undefined, 'nothing starts before the desktop is listed');
   await warm.structuralChildren(warm.runtime.desktop);
   await new Promise((resolve) => setTimeout(resolve, 0));

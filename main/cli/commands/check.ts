@@ -96,18 +96,18 @@ export function registerCheck(program: Command): void {
       .option('--timeout <ms>', 'give up evaluating an XPath after this many milliseconds (exit 4)', parseTimeout),
   ).action(async (xpath: string | undefined, options: CheckOptions) => {
     const config = await loadConfig(options.config);
-    const session = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options);
     try {
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
-      const { report, locatorOf } = await checkAccessibility(session.runtime, session.xpath, {
+      const { report, locatorOf } = await checkAccessibility(opened.runtime, opened.xpath, {
         ...(xpath ? { xpath } : {}),
         config,
         ...(options.rules ? { only: options.rules } : {}),
         ...timeout,
         locate: (targets) =>
           bestLocatorOfEach(
-            session.runtime,
-            session.xpath,
+            opened.runtime,
+            opened.xpath,
             targets,
             options.timeout !== undefined ? { timeoutMs: options.timeout } : {},
           ),
@@ -120,7 +120,7 @@ export function registerCheck(program: Command): void {
       process.stderr.write(`platynui-inspector: ${failure.message}\n`);
       process.exitCode = EXIT_INTERNAL;
     } finally {
-      await session.close();
+      await opened.close();
     }
   });
 }

@@ -88,7 +88,6 @@ export async function nodesFor(tree: CommandRuntime, xpath: string): Promise<Run
   return nodes;
 }
 
-export { boundsOf } from '../../services/bounds.js';
 /** Where a pointer action on an element lands: its ActivationPoint, else the centre of its Bounds. */
 export { actionPointOf as pointOf } from '../../services/bounds.js';
 export { processIdOf } from '../../services/windows.js';

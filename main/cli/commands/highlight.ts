@@ -4,16 +4,8 @@ import type { Rect } from '../../../shared/model/values.js';
 import { addRuntimeOptions } from '../options.js';
 import { clearHighlights, enterRunningHighlight } from '../highlight-registry.js';
 import type { RuntimeCliOptions } from '../command-runtime.js';
-import {
-  boundsOf,
-  collectRects,
-  device,
-  formatRect,
-  holdUntil,
-  nodesFor,
-  openDevices,
-  parseDuration,
-} from './device-support.js';
+import { visibleBounds } from '../../services/bounds.js';
+import { collectRects, device, formatRect, holdUntil, nodesFor, openDevices, parseDuration } from './device-support.js';
 
 interface HighlightOptions extends RuntimeCliOptions {
   rect?: Rect[];
@@ -53,17 +45,14 @@ export function registerHighlight(program: Command): void {
       }
       if (!showing) return;
     }
-    const session = await openDevices(options, Boolean(xpath));
+    const devices = await openDevices(options, Boolean(xpath));
     try {
       const rects = [...(options.rect ?? [])];
       if (xpath) {
-        for (const node of await nodesFor(session.tree!, xpath)) {
-          const bounds = await boundsOf(node);
-          if (bounds && bounds.width > 0 && bounds.height > 0) rects.push(bounds);
-        }
+        rects.push(...(await visibleBounds(await nodesFor(devices.tree!, xpath))));
         if (rects.length === 0) throw new InspectorError('action-failed', `no element of ${xpath} has bounds`);
       }
-      const desktop = await session.platform.desktopInfo?.describe();
+      const desktop = await devices.platform.desktopInfo?.describe();
       if (desktop && !rects.some((rect) => overlaps(rect, desktop.bounds))) {
         const b = desktop.bounds;
         throw new InspectorError(
@@ -71,19 +60,19 @@ export function registerHighlight(program: Command): void {
           `nothing to highlight: ${rects.map(formatRect).join(' ')} ${rects.length > 1 ? 'lie' : 'lies'} outside the desktop ${b.x},${b.y},${b.width}x${b.height}`,
         );
       }
-      const highlight = device(session.platform, 'highlight');
+      const highlight = device(devices.platform, 'highlight');
       await highlight.highlight({ rects, ...(options.duration !== undefined ? { durationMs: options.duration } : {}) });
       const unregister = enterRunningHighlight(process.env.DISPLAY);
       try {
         for (const rect of rects) process.stdout.write(`${formatRect(rect)}\n`);
         if (options.duration === undefined) process.stderr.write('highlighting; press Ctrl-C to clear\n');
-        await holdUntil(session.platform, options.duration);
+        await holdUntil(devices.platform, options.duration);
         await highlight.clear();
       } finally {
         unregister();
       }
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

@@ -55,9 +55,9 @@ export function registerKeyboard(program: Command): void {
     }
     if (action !== 'list' && sequence === undefined)
       throw new InspectorError('usage', `keyboard ${action} needs a <sequence>`);
-    const session = await openDevices(options, false);
+    const devices = await openDevices(options, false);
     try {
-      const keyboard = device(session.platform, 'keyboard');
+      const keyboard = device(devices.platform, 'keyboard');
       if (action === 'list') {
         for (const name of keyboard.knownKeyNames()) process.stdout.write(`${name}\n`);
         return;
@@ -71,7 +71,7 @@ export function registerKeyboard(program: Command): void {
         else await controller.release(sequence!, overrides);
       });
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

@@ -29,15 +29,15 @@ export function registerLocate(program: Command): void {
       })
       .option('--timeout <ms>', 'give up evaluating after this many milliseconds (exit 4)', parseTimeout),
   ).action(async (expression: string, options: LocateOptions) => {
-    const session = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options);
     try {
-      const located = await locateSelected(session.runtime, session.xpath, expression, options.timeout);
+      const located = await locateSelected(opened.runtime, opened.xpath, expression, options.timeout);
       if (options.format !== 'json' && located.length === 0) {
         throw new InspectorError('usage', `"${expression}" selected no nodes; nothing to export`);
       }
       process.stdout.write(renderExport(options.format, located, options.action));
     } finally {
-      await session.close();
+      await opened.close();
     }
   });
 }

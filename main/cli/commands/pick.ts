@@ -26,9 +26,9 @@ export function registerPick(program: Command): void {
       .option('--attrs <set>', 'attributes in JSON: none, default or all', parseAttrs, 'all')
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (options: PickOptions) => {
-    const session = await openDevices(options, true);
+    const devices = await openDevices(options, true);
     try {
-      const runtime = session.tree!.runtime;
+      const runtime = devices.tree!.runtime;
       const started = performance.now();
       const fetchedBefore = runtime.nodesFetched;
       const stacks = await elementStacksAtPoint(runtime, options.at, { all: Boolean(options.all) });
@@ -46,7 +46,7 @@ export function registerPick(program: Command): void {
       if (options.stats)
         writeStats({ evalMs, nodesFetched: runtime.nodesFetched - fetchedBefore, results: nodes.length });
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

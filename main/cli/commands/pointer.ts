@@ -96,12 +96,12 @@ export function registerPointer(program: Command): void {
     if (options.count !== undefined && action !== 'multi-click') {
       throw new InspectorError('usage', `--count goes with pointer multi-click, not pointer ${action}`);
     }
-    const session = await openDevices(options, Boolean(xpath));
+    const devices = await openDevices(options, Boolean(xpath));
     try {
-      const pointerDevice = device(session.platform, 'pointer');
-      const node = xpath ? (await nodesFor(session.tree!, xpath))[0]! : undefined;
+      const pointerDevice = device(devices.platform, 'pointer');
+      const node = xpath ? (await nodesFor(devices.tree!, xpath))[0]! : undefined;
       if (node && options.activate && action !== 'position')
-        await activateWindowOf(session.platform.windowManager, node);
+        await activateWindowOf(devices.platform.windowManager, node);
       const target = node ? await pointOf(node) : options.at;
       const overrides: PointerOverrides = options.motion ? { motion: options.motion } : {};
       if (action === 'position') {
@@ -149,7 +149,7 @@ export function registerPointer(program: Command): void {
       });
       process.stdout.write(`${action}${target ? ` ${formatPoint(target)}` : ''}\n`);
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

@@ -26,10 +26,10 @@ export function registerQuery(program: Command): void {
       const { queryMockFile } = await import('../mock-file.js');
       if (queryMockFile(xpath, options)) return;
     }
-    const session = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options);
     try {
-      const stats = measureStats(session.runtime);
-      const { items } = await session.xpath.evaluate(xpath, {
+      const stats = measureStats(opened.runtime);
+      const { items } = await opened.xpath.evaluate(xpath, {
         ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
       });
       const select = { attrs: options.attrs, includeRuntimeId: false };
@@ -43,7 +43,7 @@ export function registerQuery(program: Command): void {
         stats.write(items.length);
       }
     } finally {
-      await session.close();
+      await opened.close();
     }
   });
 }

@@ -43,9 +43,9 @@ export function registerRecord(program: Command): void {
       .option('--duration <ms>', 'stop recording after this long', parseMilliseconds('--duration', 0)),
   ).action(async (options: RecordOptions) => {
     if (options.output !== undefined) checkWritable(options.output);
-    const session = await openDevices(options, true);
+    const devices = await openDevices(options, true);
     try {
-      const { runtime, xpath } = session.tree!;
+      const { runtime, xpath } = devices.tree!;
       const recorder = await Recorder.start(runtime, xpath);
       const announced = new Set<number>();
       recorder.onChange((steps) => {
@@ -57,7 +57,7 @@ export function registerRecord(program: Command): void {
       });
       process.stderr.write(`recording (${recorder.mechanism}); stop with Ctrl-C\n`);
       try {
-        await holdUntil(session.platform, options.duration);
+        await holdUntil(devices.platform, options.duration);
       } finally {
         await recorder.stop();
       }
@@ -75,7 +75,7 @@ export function registerRecord(program: Command): void {
       if (options.format !== 'robot') chmodSync(options.output, 0o755);
       process.stdout.write(`${options.output}\n`);
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

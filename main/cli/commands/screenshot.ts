@@ -18,13 +18,13 @@ export function registerScreenshot(program: Command): void {
       .argument('<file>', 'PNG file to write')
       .option('--rect <x,y,w,h>', 'only this desktop rectangle (clipped to the desktop)', parseRect),
   ).action(async (file: string, options: ScreenshotOptions) => {
-    const session = await openDevices(options, false);
+    const devices = await openDevices(options, false);
     try {
-      const shot = await device(session.platform, 'screenshot').capture(options.rect);
+      const shot = await device(devices.platform, 'screenshot').capture(options.rect);
       writeFileSync(file, encodePng(shot));
       process.stdout.write(`${file} ${shot.width}x${shot.height}\n`);
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

@@ -72,16 +72,16 @@ export function registerSnapshot(program: Command): void {
       const { snapshotMockFile } = await import('../mock-file.js');
       if (snapshotMockFile(xpath, options)) return;
     }
-    const session = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options);
     try {
-      const stats = measureStats(session.runtime);
+      const stats = measureStats(opened.runtime);
       const roots = await selectNodes(
-        session.xpath,
+        opened.xpath,
         xpath,
         options.timeout,
         `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
       );
-      const collect = collectSubtree.bind(null, session.runtime);
+      const collect = collectSubtree.bind(null, opened.runtime);
       const subtree = { ...snapshotSelection(options), maxDepth: options.maxDepth };
       const work = Promise.all(roots.map((root) => collect(root, subtree)));
       const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
@@ -90,7 +90,7 @@ export function registerSnapshot(program: Command): void {
         stats.write(trees.length);
       }
     } finally {
-      await session.close();
+      await opened.close();
     }
   });
 }

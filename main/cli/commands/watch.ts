@@ -31,26 +31,20 @@ export function registerWatch(program: Command): void {
       .option('--limit <n>', 'stop after this many events', parseLimit)
       .option('--expression <xpath>', 'evaluate this again after every event and print its results'),
   ).action(async (xpath: string | undefined, options: WatchOptions) => {
-    const session = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options);
     try {
-      await watchUntilDone(session, xpath, options);
+      await watchUntilDone(opened, xpath, options);
     } finally {
-      await session.close();
+      await opened.close();
     }
   });
 }
 
-async function watchUntilDone(
-  session: CommandRuntime,
-  xpath: string | undefined,
-  options: WatchOptions,
-): Promise<void> {
+async function watchUntilDone(opened: CommandRuntime, xpath: string | undefined, options: WatchOptions): Promise<void> {
   let printed = 0;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
-  const expression = options.expression
-    ? new ExpressionPrinter(session, options.expression, options.format)
-    : undefined;
+  const expression = options.expression ? new ExpressionPrinter(opened, options.expression, options.format) : undefined;
   if (expression) await expression.check();
   const print = (record: UiEventRecord) => {
     if (options.limit !== undefined && printed >= options.limit) return;
@@ -60,8 +54,8 @@ async function watchUntilDone(
     else expression?.changed();
   };
   const watch = await UiEventWatch.start(
-    session.runtime,
-    session.xpath,
+    opened.runtime,
+    opened.xpath,
     {
       ...(options.events ? { types: options.events } : {}),
       ...(xpath ? { xpath } : {}),
@@ -95,14 +89,14 @@ class ExpressionPrinter {
   private again = false;
 
   constructor(
-    private readonly session: CommandRuntime,
+    private readonly opened: CommandRuntime,
     private readonly expression: string,
     private readonly format: 'text' | 'json',
   ) {}
 
   /** Evaluates once before watching, so a bad expression is a usage error at once. */
   async check(): Promise<void> {
-    await this.session.xpath.evaluate(this.expression);
+    await this.opened.xpath.evaluate(this.expression);
   }
 
   changed(): void {
@@ -121,7 +115,7 @@ class ExpressionPrinter {
     do {
       this.again = false;
       try {
-        const { items } = await this.session.xpath.evaluate(this.expression);
+        const { items } = await this.opened.xpath.evaluate(this.expression);
         const time = new Date().toISOString();
         if (this.format === 'json') {
           const results = await Promise.all(

@@ -85,14 +85,14 @@ export function registerWindow(program: Command): void {
       if (!values || values.length !== 2) throw new InspectorError('usage', `--${what} needs two numbers`);
       return [integer(values[0]!, what), integer(values[1]!, what)];
     };
-    const session = await openDevices(options, Boolean(xpath));
+    const devices = await openDevices(options, Boolean(xpath));
     try {
-      const wm = device(session.platform, 'windowManager');
+      const wm = device(devices.platform, 'windowManager');
       const all = await wm.list();
       let ids: number[];
       if (xpath) {
         ids = [];
-        for (const node of await nodesFor(session.tree!, xpath)) {
+        for (const node of await nodesFor(devices.tree!, xpath)) {
           const id = await windowOf(wm, node);
           if (!ids.includes(id)) ids.push(id);
         }
@@ -120,7 +120,7 @@ export function registerWindow(program: Command): void {
         process.stdout.write(after ? `${windowLine(after)}\n` : `0x${id.toString(16)} closed\n`);
       }
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }
@@ -132,14 +132,14 @@ export function registerFocus(program: Command): void {
       .description('give an element the keyboard focus (its window is activated first)')
       .argument('<xpath>', 'the element to focus'),
   ).action(async (xpath: string, options: RuntimeCliOptions) => {
-    const session = await openDevices(options, true);
+    const devices = await openDevices(options, true);
     try {
-      const node = (await nodesFor(session.tree!, xpath))[0]!;
-      await activateWindowOf(session.platform.windowManager, node);
+      const node = (await nodesFor(devices.tree!, xpath))[0]!;
+      await activateWindowOf(devices.platform.windowManager, node);
       await node.performAction({ action: 'focus' });
       process.stdout.write(`focused ${node.describe()}\n`);
     } finally {
-      await session.close();
+      await devices.close();
     }
   });
 }

@@ -75,12 +75,12 @@ test('query and snapshot over a mock file give the general path’s answers, in 
       continue;
     }
     const service = new XPathService(runtime);
-    const session = openMockFile({ mockFile: file })!;
+    const opened = openMockFile({ mockFile: file })!;
     try {
       const r = seededRandom(seed * 7919);
       const queries = [...FIXED, ...Array.from({ length: 40 }, () => randomQuery(r))];
       for (const query of queries) {
-        const fast = evaluateMockFile(session, query, undefined);
+        const fast = evaluateMockFile(opened, query, undefined);
         if (!fast) {
           declined++;
           continue;
@@ -100,7 +100,7 @@ test('query and snapshot over a mock file give the general path’s answers, in 
           const options = { ...select, maxDepth: compared % 3 === 0 ? 1 : undefined };
           const general = await Promise.all(roots.map((root) => collectSubtree(runtime, root, options)));
           const ours = fast.map((item) =>
-            collectMockSubtree(session, item.type === 'node' ? item.node.index : 0, options),
+            collectMockSubtree(opened, item.type === 'node' ? item.node.index : 0, options),
           );
           for (const format of ['xml', 'json', 'text'] as const)
             assert.equal(formatSnapshot(ours, format), formatSnapshot(general, format), `snapshot ${format}: ${where}`);

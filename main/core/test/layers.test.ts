@@ -60,19 +60,29 @@ describe('the layers are an allowlist enforced by lint', () => {
     await allowed('renderer/test/x.test.ts', '../../main/api/dispatcher.js');
   });
 
-  it('an exception holds for its files only', async () => {
+  it('the mock backend is one element: its halves share the file, no other backend or front end reaches it', async () => {
     await allowed('main/platform/mock/x.ts', '../../providers/mock/default-tree.js');
     await refused('main/platform/x11/x.ts', '../../providers/mock/default-tree.js');
+    await refused('main/platform/mock/x.ts', '../../runtime/runtime.js');
+    await refused('main/cli/x.ts', '../providers/mock/file-tree.js');
+  });
+
+  it('the D-Bus client is a layer of its own: the AT-SPI provider and the virtual desktop use it', async () => {
+    await allowed('main/providers/atspi/x.ts', '../../dbus/dbus-client.js');
+    await allowed('main/desktop/x.ts', '../dbus/dbus-client.js');
+    await refused('main/desktop/x.ts', '../providers/atspi/accessibility-status.js');
+    await refused('main/dbus/x.ts', '../providers/atspi/provider.js');
+    await refused('main/platform/x11/x.ts', '../../runtime/input/keyboard-sequence.js');
   });
 
   it('the services sit between the engine and the front ends; none of them reaches up to the CLI', async () => {
     await allowed('main/services/x.ts', '../xpath/xpath-service.js');
     await allowed('main/api/x.ts', '../services/locate.js');
     await allowed('main/cli/commands/x.ts', '../../services/hit-test.js');
-    await refused('main/services/x.ts', '../api/session.js');
+    await refused('main/services/x.ts', '../api/host-context.js');
     await refused('main/services/x.ts', '../cli/options.js');
     await refused('main/api/dispatcher.ts', '../cli/options.js');
-    await refused('main/api/session.ts', '../providers/atspi/index.js');
+    await refused('main/api/host-context.ts', '../providers/atspi/index.js');
     await refused('main/cli/commands/info.ts', '../../providers/atspi/index.js');
     await refused('main/hosts/browser/command.ts', '../../cli/options.js');
   });
@@ -85,6 +95,6 @@ describe('the layers are an allowlist enforced by lint', () => {
     await refused('main/mcp/x.ts', '../hosts/browser/server.js');
     await refused('main/mcp/x.ts', '../providers/atspi/index.js');
     await refused('main/mcp/x.ts', '../backends/linux.js');
-    await refused('main/services/x.ts', '../mcp/session.js');
+    await refused('main/services/x.ts', '../mcp/context.js');
   });
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { LIMIT_NAMES, LIMITS, parseLimitOption, type HostLimits } from '../../api/limits.js';
-import { InspectorSession } from '../../api/session.js';
+import { HostContext } from '../../api/host-context.js';
 import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../../backends/flags.js';
 import {
   adoptDesktopEnvironment,
@@ -97,12 +97,12 @@ export interface ServeHandle {
   stopped: Promise<void>;
 }
 
-/** Starts the session and the host; resolves once the address is printed. */
+/** Starts the context and the host; resolves once the address is printed. */
 export async function serve(options: ServeOptions): Promise<ServeHandle> {
   if (options.host !== undefined && options.host.trim() === '') {
     throw new InspectorError('usage', '--host needs an address, e.g. --host 0.0.0.0');
   }
-  const session = await InspectorSession.open({
+  const context = await HostContext.open({
     runtime: runtimeOptionsFrom(options),
     ...(options.settingsFile ? { settingsFile: options.settingsFile } : {}),
     limits: limitOverrides(options),
@@ -111,14 +111,14 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
   let host;
   try {
     host = await startBrowserHost({
-      session,
+      context,
       port: options.port,
       ...(options.host ? { host: options.host } : {}),
       rendererDir: options.renderer ?? defaultRendererDir(),
       ...(options.sourceMaps ? { sourceMaps: true } : {}),
     });
   } catch (error) {
-    await session.close();
+    await context.close();
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE')
       throw new InspectorError('usage', `port ${options.port} is already in use; try --port 0`);
@@ -138,13 +138,13 @@ export async function serve(options: ServeOptions): Promise<ServeHandle> {
       process.stderr.write(`platynui-inspector: stopping (${reason})\n`);
       removeLaunchFile?.();
       await host.close();
-      await session.close();
+      await context.close();
       resolveStopped();
     })();
     return stopping;
   };
   // "Stop" in the page; deferred so that the request's answer leaves before the host closes.
-  session.hostStop = () => setImmediate(() => void stop('Stop in the page'));
+  context.hostStop = () => setImmediate(() => void stop('Stop in the page'));
   const removeLaunchFile = options.open ? openBrowser(host.url, options.browserEnv) : undefined;
   return { url: host.url, stop, stopped };
 }
@@ -189,7 +189,7 @@ export function registerServe(program: Command): void {
       throw new InspectorError('usage', `${flag} needs --virtual-desktop (applications start in a virtual desktop)`);
     }
     const faults = installFaultPolicy();
-    // handlers first: a signal that arrives while the session opens stops the host as soon as it is up
+    // handlers first: a signal that arrives while the context opens stops the host as soon as it is up
     let handle: ServeHandle | undefined;
     let early: NodeJS.Signals | undefined;
     const onSignal = (signal: NodeJS.Signals) => {

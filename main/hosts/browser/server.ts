@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { InspectorDispatcher } from '../../api/dispatcher.js';
-import type { InspectorSession } from '../../api/session.js';
+import type { HostContext } from '../../api/host-context.js';
 import { isLoopback } from '../loopback.js';
 import { uiFile } from '../ui-files.js';
 
@@ -19,13 +19,13 @@ export const API_PROTOCOL = 'platynui.v1';
 export const TOKEN_PROTOCOL_PREFIX = 'platynui.token.';
 
 /**
- * The browser host: the renderer's files over HTTP and the API over a WebSocket at /api/ws, for one desktop session.
+ * The browser host: the renderer's files over HTTP and the API over a WebSocket at /api/ws, for one desktop context.
  *
  * Security (the host can click and type on the desktop, so a web page must never reach it):
  * - it binds 127.0.0.1 unless told otherwise;
  * - `Host` must be one of the names this host answers to and `Origin`, when present, the host itself: a page on
  *   another site, or one reached through DNS rebinding, is refused before anything else happens;
- * - the UI's files (the same for everyone, no data in them) need nothing more; the API needs the per-session token
+ * - the UI's files (the same for everyone, no data in them) need nothing more; the API needs the per-context token
  *   (256 random bits), which no cookie carries: the printed address holds it in its fragment (`#token=`, never sent
  *   to a server), the page sends it as a WebSocket subprotocol (`platynui.token.<token>`); other clients may put
  *   it in the WebSocket address (`/api/ws?token=`);
@@ -34,7 +34,7 @@ export const TOKEN_PROTOCOL_PREFIX = 'platynui.token.';
  */
 
 export interface BrowserHostOptions {
-  session: InspectorSession;
+  context: HostContext;
   /** Port to listen on; 0 picks a free one. */
   port: number;
   /** Address to bind; default 127.0.0.1. */
@@ -132,7 +132,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const token = options.token ?? randomBytes(32).toString('base64url');
   const rendererDir = path.resolve(options.rendererDir);
   const log = options.log ?? ((message: string) => process.stderr.write(`platynui-inspector: ${message}\n`));
-  const limits = options.session.limits;
+  const limits = options.context.limits;
   const dispatchers = new Set<InspectorDispatcher>();
   let port = 0;
   let listening = '';
@@ -264,7 +264,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       log(`dropped a WebSocket client: ${reason}`);
       ws.terminate();
     };
-    const dispatcher = new InspectorDispatcher(options.session, (message) => {
+    const dispatcher = new InspectorDispatcher(options.context, (message) => {
       if (ws.readyState !== ws.OPEN) return;
       const text = JSON.stringify(message);
       // a client that does not read its messages is dropped before it costs more than the send buffer

@@ -20,7 +20,7 @@ import { UNTRUSTED_TAG } from '../untrusted.js';
 let chromium: LaunchedApp;
 let gtk: LaunchedApp;
 let mcp: McpClient;
-/** Every text and structured answer of the session, to prove the password never left. */
+/** Every text and structured answer of the context, to prove the password never left. */
 const seen: string[] = [];
 
 before(async () => {

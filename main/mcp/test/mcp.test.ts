@@ -8,23 +8,23 @@ import { Coalescer } from '../coalescer.js';
 import { AgentError } from '../errors.js';
 import { RateLimiter } from '../rate-limiter.js';
 import { scaleDown } from '../../runtime/screenshot-image.js';
-import { McpSession } from '../session.js';
+import { McpContext } from '../context.js';
 import { readTree } from '../tree.js';
 import { UNTRUSTED_TAG, wrapUntrusted } from '../untrusted.js';
 import { query } from '../query.js';
 
-let session: McpSession;
+let context: McpContext;
 
 before(async () => {
-  session = await McpSession.open({ providers: ['mock'], platform: 'mock' }, { actionsPerSecond: 20 });
+  context = await McpContext.open({ providers: ['mock'], platform: 'mock' }, { actionsPerSecond: 20 });
 });
 
 after(async () => {
-  await session?.close();
+  await context?.close();
 });
 
 async function itemOf(xpath: string) {
-  const { items } = await query(session, xpath, { maxResults: 10, timeoutMs: 5000 });
+  const { items } = await query(context, xpath, { maxResults: 10, timeoutMs: 5000 });
   assert.equal(items.length, 1, `${xpath} selects one node`);
   return items[0]!;
 }
@@ -36,19 +36,19 @@ test('a short id stays with its node, and a node seen again after it was removed
   assert.match(first.id, /^e\d+$/);
   const other = await itemOf(`//Button[@Name='Flaky']`);
   assert.notEqual(other.id, first.id);
-  const node = session.ids.node(first.id)!;
+  const node = context.ids.node(first.id)!;
   // The application's tree is rebuilt: every node goes, the same runtime ids come back as new nodes.
-  (session.runtime.providers[0] as MockProvider).emit({ kind: 'TreeInvalidated' });
+  (context.runtime.providers[0] as MockProvider).emit({ kind: 'TreeInvalidated' });
   const rebuilt = await itemOf(`//Button[@Name='Cancel']`);
-  assert.equal(session.ids.node(rebuilt.id)!.runtimeId, node.runtimeId, 'the same runtime id');
+  assert.equal(context.ids.node(rebuilt.id)!.runtimeId, node.runtimeId, 'the same runtime id');
   assert.notEqual(rebuilt.id, first.id, 'a new node, a new id');
   assert.ok(Number(rebuilt.id.slice(1)) > Number(other.id.slice(1)), 'ids are never given twice');
   assert.throws(
-    () => session.node(first.id),
+    () => context.node(first.id),
     (error: Error & { code?: string }) => error.code === 'stale-node',
   );
   assert.throws(
-    () => session.node('e999999'),
+    () => context.node('e999999'),
     (error: Error & { code?: string }) => error.code === 'invalid-input',
   );
 });
@@ -91,14 +91,14 @@ test('the coalescer flushes at once after quiet, then at most once per interval'
 });
 
 test('ui_tree caps depth and nodes and says how many it cut; the secure value never appears', async () => {
-  const full = await readTree(session.runtime, session.ids, session.runtime.desktop, { maxDepth: 50, maxNodes: 5000 });
+  const full = await readTree(context.runtime, context.ids, context.runtime.desktop, { maxDepth: 50, maxNodes: 5000 });
   assert.equal(full.truncated, false);
-  const capped = await readTree(session.runtime, session.ids, session.runtime.desktop, { maxDepth: 50, maxNodes: 5 });
+  const capped = await readTree(context.runtime, context.ids, context.runtime.desktop, { maxDepth: 50, maxNodes: 5 });
   assert.equal(capped.nodes, 5);
   assert.ok(capped.truncated);
   const cut = capped.lines.filter((line) => /… \d+ more$/.test(line));
   assert.ok(cut.length > 0, capped.lines.join('\n'));
-  const shallow = await readTree(session.runtime, session.ids, session.runtime.desktop, {
+  const shallow = await readTree(context.runtime, context.ids, context.runtime.desktop, {
     maxDepth: 1,
     maxNodes: 5000,
   });
@@ -114,7 +114,7 @@ test('ui_act refuses a stale revision, a disabled node and typing into a secure 
   const refused = async (xpath: string, revision: (current: number) => number, code: string, action = 'focus') => {
     const item = await itemOf(xpath);
     const request = action === 'type_text' ? { action: 'type_text' as const, text: 'x' } : { action: 'focus' as const };
-    await assert.rejects(act(session, item.id, revision(item.revision), request), (error: unknown) => {
+    await assert.rejects(act(context, item.id, revision(item.revision), request), (error: unknown) => {
       assert.ok(error instanceof AgentError, String(error));
       assert.equal(error.code, code);
       assert.ok(!error.message.includes(DEFAULT_MOCK_SECRET));
@@ -128,16 +128,16 @@ test('ui_act refuses a stale revision, a disabled node and typing into a secure 
 
 test('ui_act focuses through the pattern and answers with the revision after the reaction', async () => {
   const item = await itemOf(`//Button[@Name='Cancel']`);
-  const outcome = await act(session, item.id, item.revision, { action: 'focus' });
+  const outcome = await act(context, item.id, item.revision, { action: 'focus' });
   assert.equal(outcome.reaction.reacted, true, 'the mock announces the focus change');
   assert.ok(outcome.revision > item.revision, 'the node changed');
   assert.ok(outcome.view?.item.states.includes('focused'));
-  await assert.rejects(act(session, item.id, item.revision, { action: 'focus' }), /changed since it was read/);
+  await assert.rejects(act(context, item.id, item.revision, { action: 'focus' }), /changed since it was read/);
 });
 
 test('scroll_into_view goes through the ScrollItem pattern and is refused where a node has none', async () => {
   const item = await itemOf(`//Button[@Name='Cancel']`);
-  await assert.rejects(act(session, item.id, item.revision, { action: 'scroll_into_view' }), (error: unknown) => {
+  await assert.rejects(act(context, item.id, item.revision, { action: 'scroll_into_view' }), (error: unknown) => {
     assert.equal((error as { code?: string }).code, 'unsupported');
     assert.match(String(error), /no pattern with the action "scrollIntoView"/);
     return true;

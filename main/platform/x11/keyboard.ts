@@ -1,8 +1,8 @@
 import { InspectorError } from '../../../shared/model/errors.js';
+import { resolveSymbolAlias } from '../../../shared/model/key-aliases.js';
 import { readULongs } from '../../../native/x11/load.js';
 import type { XTest } from '../../../native/x11/xtest.js';
 import type { KeyCode, KeyState, KeyboardDevice } from '../../core/platform.js';
-import { resolveSymbolAlias } from '../../runtime/input/keyboard-sequence.js';
 import type { X11Connection } from './connection.js';
 import { characterKeysym, knownX11KeyNames, lookupKeyName, reachableLevels } from './keysyms.js';
 

@@ -1,5 +1,5 @@
 import { InspectorError } from '../../../shared/model/errors.js';
-import { DbusClient } from './dbus-client.js';
+import { DbusClient } from '../../dbus/dbus-client.js';
 
 /**
  * Where the accessibility bus is and whether accessibility is switched on: `AT_SPI_BUS_ADDRESS` if set, else

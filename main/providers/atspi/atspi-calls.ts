@@ -1,6 +1,6 @@
 import { InspectorError } from '../../../shared/model/errors.js';
 import type { Rect } from '../../../shared/model/values.js';
-import type { DbusClient } from './dbus-client.js';
+import type { DbusClient } from '../../dbus/dbus-client.js';
 import { internInterfaces } from './node-data.js';
 
 /**

@@ -1,7 +1,7 @@
 import { AttributeNames as A } from '../../../shared/model/attributes.js';
 import type { AtspiCalls, ObjectRef } from './atspi-calls.js';
 import { isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
-import type { DbusClient, SignalMessage } from './dbus-client.js';
+import type { DbusClient, SignalMessage } from '../../dbus/dbus-client.js';
 import { runtimeIdOf } from './node-data.js';
 import type { ProviderUiEvent } from '../../core/provider.js';
 import type { UiEventType } from '../../../shared/model/ui-events.js';

@@ -9,7 +9,7 @@ import type { WindowManager } from '../../core/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
 import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attributes.js';
 import { beginReadingAll, buildAttributes, readObjectAttributes } from './attributes.js';
-import { isGoneError, isNotRespondingError } from './dbus-client.js';
+import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import type { NodeData } from './node-data.js';
 import { hasInterface, runtimeIdOf } from './node-data.js';
 import type { PatternContext } from './patterns.js';

@@ -1,6 +1,6 @@
 import type { AtspiCalls, CacheItem, ObjectRef, TreeEntry } from './atspi-calls.js';
 import { ID_TREE_PROPERTIES, IFACE, isNullRef, SAFE_TREE_PROPERTIES } from './atspi-calls.js';
-import { isGoneError, isNotRespondingError } from './dbus-client.js';
+import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { newNodeData, runtimeIdOf } from './node-data.js';
 

@@ -10,7 +10,8 @@ import {
   tableNamespace,
   tableRole,
 } from '../../../shared/snapshot/table.js';
-import type { XdmAttribute, XdmTree } from '../../../shared/xpath/tree.js';
+import type { XdmAttribute } from '../../../shared/xpath/tree.js';
+import type { FileTree } from '../../core/file-tree.js';
 import { attributesNamedFrom, composeAttributes, needsPatterns, type NodeFacts } from '../../core/node-attributes.js';
 import { MOCK_DESCRIPTOR, MockRuntimeIds, mockNodeName, readMockAttributes, type MockTable } from './mock-provider.js';
 
@@ -43,7 +44,7 @@ const CHECK_EVERY = 1024;
  * lists its windows, whose parent is the document). A differential test holds both to the same answers. Attribute
  * lists are made per node on first use; a query that only tests names and roles makes none.
  */
-export class MockFileTree implements XdmTree<number> {
+export class MockFileTree implements FileTree {
   readonly root = DOCUMENT;
   private ids: string[] | undefined;
   private readonly parents: Int32Array;

@@ -1,4 +1,5 @@
 import { InspectorError, positionAt } from '../../../shared/model/errors.js';
+import { resolveSymbolAlias } from '../../../shared/model/key-aliases.js';
 
 /**
  * KeyboardSequence (PlatynUI §8): one human-friendly string mixing literal text with shortcut notation, e.g.
@@ -23,22 +24,6 @@ export interface SequenceKey {
 export type SequenceStep =
   | { kind: 'text'; text: string; offset: number }
   | { kind: 'shortcut'; chords: readonly (readonly SequenceKey[])[]; offset: number };
-
-const symbolAliases: { readonly [alias: string]: string } = {
-  plus: '+',
-  minus: '-',
-  less: '<',
-  lt: '<',
-  greater: '>',
-  gt: '>',
-};
-
-/** Resolves PLUS/MINUS/LESS/LT/GREATER/GT (any case) to the character; other names come back unchanged. */
-export function resolveSymbolAlias(name: string): string {
-  return symbolAliases[name.toLowerCase()] ?? name;
-}
-
-export const symbolAliasNames: readonly string[] = ['PLUS', 'MINUS', 'LESS', 'LT', 'GREATER', 'GT'];
 
 function syntaxError(source: string, offset: number, message: string): InspectorError {
   const position = positionAt(source, offset);

@@ -1,5 +1,5 @@
 /**
- * The real host for renderer tests: an InspectorSession on the mock provider and the mock platform, and the real
+ * The real host for renderer tests: a HostContext on the mock provider and the mock platform, and the real
  * dispatcher behind an in-process transport that carries every message as JSON text, as a WebSocket would. Tests
  * drive the tree through the mock provider's own actions (focus, close, ...) and its events.
  */
@@ -9,12 +9,12 @@ import path from 'node:path';
 import { InspectorClient, type Transport } from '../../../shared/api/client.js';
 import '../../../main/backends/mock.js';
 import { InspectorDispatcher } from '../../../main/api/dispatcher.js';
-import { InspectorSession } from '../../../main/api/session.js';
+import { HostContext } from '../../../main/api/host-context.js';
 import type { MockProvider } from '../../../main/providers/mock/mock-provider.js';
 
 export interface MockHost {
-  session: InspectorSession;
-  /** The mock provider behind the session (to change the tree as an application would). */
+  context: HostContext;
+  /** The mock provider behind the context (to change the tree as an application would). */
   provider: MockProvider;
   settingsFile: string;
   /** A new connection: its own dispatcher, as each browser tab has. */
@@ -26,7 +26,7 @@ export interface MockHost {
 export async function openMockHost(options: { settingsFile?: string; mockFile?: string } = {}): Promise<MockHost> {
   const dir = mkdtempSync(path.join(tmpdir(), 'platynui-renderer-'));
   const settingsFile = options.settingsFile ?? path.join(dir, 'settings.json');
-  const session = await InspectorSession.open({
+  const context = await HostContext.open({
     runtime: {
       providers: ['mock'],
       platform: 'mock',
@@ -37,12 +37,12 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
   const dispatchers: InspectorDispatcher[] = [];
   const clients: InspectorClient[] = [];
   return {
-    session,
-    provider: session.runtime.providers[0] as MockProvider,
+    context,
+    provider: context.runtime.providers[0] as MockProvider,
     settingsFile,
     connect() {
       let deliver: ((message: unknown) => void) | undefined;
-      const dispatcher = new InspectorDispatcher(session, (message) => {
+      const dispatcher = new InspectorDispatcher(context, (message) => {
         const text = JSON.stringify(message);
         setImmediate(() => deliver?.(text));
       });
@@ -67,7 +67,7 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
     async close() {
       for (const client of clients) client.close();
       await Promise.all(dispatchers.map((dispatcher) => dispatcher.close()));
-      await session.close();
+      await context.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -7,21 +7,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { HostLimits } from '../../../api/limits.js';
-import { InspectorSession } from '../../../api/session.js';
+import { HostContext } from '../../../api/host-context.js';
 import { installFaultPolicy } from '../../fault-policy.js';
 import { startBrowserHost } from '../server.js';
 
 const limits = JSON.parse(process.argv[2] ?? '{}') as Partial<HostLimits>;
 const faults = installFaultPolicy();
 const dir = mkdtempSync(path.join(tmpdir(), 'platynui-fuzz-'));
-const session = await InspectorSession.open({
+const context = await HostContext.open({
   runtime: { providers: ['mock'], platform: 'mock' },
   settingsFile: path.join(dir, 'settings.json'),
   limits,
   warn: () => undefined,
 });
 const host = await startBrowserHost({
-  session,
+  context,
   port: 0,
   rendererDir: path.join(dir, 'renderer'),
   log: () => undefined,
@@ -38,6 +38,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 process.stdin.on('end', () => {
   void host
     .close()
-    .then(() => session.close())
+    .then(() => context.close())
     .then(() => process.exit(0));
 });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { AttributeNames as A } from '../../../../shared/model/attributes.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import { XPathService } from '../../../xpath/xpath-service.js';
-import { DbusClient } from '../dbus-client.js';
+import { DbusClient } from '../../../dbus/dbus-client.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';
 import { MAX_CHILDREN } from '../tree-loader.js';

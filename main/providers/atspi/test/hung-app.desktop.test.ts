@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { launchGtk3Demo, launchPythonGtkApp } from '../../../../e2e/support/apps.js';
 import { projectRoot } from '../../../../e2e/support/paths.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from '../dbus-client.js';
+import { DEFAULT_CALL_TIMEOUT_MS } from '../../../dbus/dbus-client.js';
 import { waitFor } from './support.js';
 
 const bin = path.join(projectRoot(), 'bin/platynui-inspector');

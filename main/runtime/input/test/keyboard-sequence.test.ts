@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InspectorError } from '../../../../shared/model/errors.js';
-import { KeyboardSequence, resolveSymbolAlias, shortcutKeyName, type SequenceStep } from '../keyboard-sequence.js';
+import { resolveSymbolAlias } from '../../../../shared/model/key-aliases.js';
+import { KeyboardSequence, shortcutKeyName, type SequenceStep } from '../keyboard-sequence.js';
 
 const steps = (source: string): SequenceStep[] => [...KeyboardSequence.parse(source).steps()];
 const names = (source: string) =>

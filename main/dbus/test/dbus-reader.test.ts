@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { seededRandom } from '../../../../shared/random.js';
-import { MessageType, Variant } from '../dbus/message.js';
-import { decodeMessage, readBody, readHeader, splitTypes, WireFormatError } from '../dbus/reader.js';
-import { marshalMessage } from '../dbus/writer.js';
+import { seededRandom } from '../../../shared/random.js';
+import { MessageType, Variant } from '../message.js';
+import { decodeMessage, readBody, readHeader, splitTypes, WireFormatError } from '../reader.js';
+import { marshalMessage } from '../writer.js';
 
 function wire(signature: string, body: unknown[], bigEndian = false): Buffer {
   return marshalMessage({

@@ -28,19 +28,19 @@ export { defaultSettingsFile } from '../services/settings.js';
 
 /**
  * What every connection of one host shares: the runtime, the XPath service, the settings, the on-screen highlight
- * and the picker (there is one pointer). Connections (dispatchers) come and go; the session lives as long as the host.
+ * and the picker (there is one pointer). Connections (dispatchers) come and go; the context lives as long as the host.
  */
-export interface SessionOptions {
+export interface HostContextOptions {
   runtime: RuntimeOptions;
   /** Where settings persist; default `$XDG_CONFIG_HOME/platynui-inspector/settings.json`. */
   settingsFile?: string;
   /** Limits from the command line; they win over the settings keys `limits.<name>` (see limits.ts). */
   limits?: Partial<HostLimits>;
-  /** Where the session reports what it could not do (a bad setting, a settings file moved aside). */
+  /** Where the context reports what it could not do (a bad setting, a settings file moved aside). */
   warn?: (message: string) => void;
-  /** The settings of another session to share (an opened snapshot uses the live session's). */
+  /** The settings of another context to share (an opened snapshot uses the live context's). */
   settings?: SettingsStore;
-  /** The session shows this snapshot, read-only (see openSnapshot). */
+  /** The context shows this snapshot, read-only (see openSnapshot). */
   snapshotName?: string;
   /**
    * An interactive host (serve, the Electron shell): load the applications' trees and the locator attributes in
@@ -49,10 +49,10 @@ export interface SessionOptions {
   warmTree?: boolean;
 }
 
-export type SessionListener = (event: InspectorEvent) => void;
+export type HostEventListener = (event: InspectorEvent) => void;
 
-export class InspectorSession {
-  private readonly listeners = new Set<SessionListener>();
+export class HostContext {
+  private readonly listeners = new Set<HostEventListener>();
   private readonly summaries: NodeSummaries;
   private readonly changes: TreeChangeBatcher;
   private readonly focus: FocusAnnouncer;
@@ -62,7 +62,7 @@ export class InspectorSession {
   picker: Picker | undefined;
   /** Ends the host and everything it started (`host.stop`); undefined where a page may not stop its host. */
   hostStop: (() => void) | undefined;
-  /** The snapshot this session shows, read-only and offline; undefined for a live session. */
+  /** The snapshot this context shows, read-only and offline; undefined for a live context. */
   snapshotName: string | undefined;
   /** Loads the tree in the background once the desktop was listed (interactive hosts only). */
   warmer: TreeWarmer | undefined;
@@ -92,7 +92,7 @@ export class InspectorSession {
     });
   }
 
-  static async open(options: SessionOptions): Promise<InspectorSession> {
+  static async open(options: HostContextOptions): Promise<HostContext> {
     const warn = options.warn ?? ((message: string) => process.stderr.write(`platynui-inspector: ${message}\n`));
     const overrides = options.limits ?? {};
     const settingsLimit = resolveLimits({}, overrides).maxSettingsBytes;
@@ -107,18 +107,18 @@ export class InspectorSession {
       await runtime.shutdown();
       throw error;
     }
-    const session = new InspectorSession(runtime, xpath, store, overrides);
-    session.snapshotName = options.snapshotName;
-    if (options.warmTree) session.warmer = new TreeWarmer(runtime, xpath, () => session.limits.evaluationTimeoutMs);
-    return session;
+    const context = new HostContext(runtime, xpath, store, overrides);
+    context.snapshotName = options.snapshotName;
+    if (options.warmTree) context.warmer = new TreeWarmer(runtime, xpath, () => context.limits.evaluationTimeoutMs);
+    return context;
   }
 
   /**
-   * A read-only session over a snapshot's text: the mock provider behind it, no platform (nothing to pick, highlight
-   * or act on), one XPath worker, this session's settings and limits. Errors in the text name `name`, line and column.
+   * A read-only context over a snapshot's text: the mock provider behind it, no platform (nothing to pick, highlight
+   * or act on), one XPath worker, this context's settings and limits. Errors in the text name `name`, line and column.
    */
-  openSnapshot(xml: string, name: string): Promise<InspectorSession> {
-    return InspectorSession.open({
+  openSnapshot(xml: string, name: string): Promise<HostContext> {
+    return HostContext.open({
       runtime: { providers: ['mock'], platform: 'none', backendOptions: { mock: { text: xml, source: name } } },
       settings: this.settings,
       limits: { ...this.limitOverrides, xpathWorkers: 1 },
@@ -131,7 +131,7 @@ export class InspectorSession {
     return resolveLimits(this.settings.get(), this.limitOverrides);
   }
 
-  subscribe(listener: SessionListener): () => void {
+  subscribe(listener: HostEventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

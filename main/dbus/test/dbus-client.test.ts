@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DbusClient, type SignalMessage } from '../dbus-client.js';
-import { MessageType, Variant } from '../dbus/message.js';
-import { marshalMessage } from '../dbus/writer.js';
+import { MessageType, Variant } from '../message.js';
+import { marshalMessage } from '../writer.js';
 import { type FakeBus, startFakeBus } from './fake-bus-server.js';
-import { rejection } from '../../../../e2e/support/rejection.js';
+import { rejection } from '../../../e2e/support/rejection.js';
 
 // The provider's D-Bus client against a bus played by the test (fake-bus-server.ts), for what a real bus does not
 // do on request: refuse authentication, hang up in the middle of a message, stay silent, send broken bytes.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseDbusAddress, unixSocketOf } from '../dbus/address.js';
+import { parseDbusAddress, unixSocketOf } from '../address.js';
 
 test('the first unix path or abstract entry of an address is the socket to connect to', () => {
   assert.equal(unixSocketOf('unix:path=/root/.cache/at-spi/bus_0,guid=abc'), '/root/.cache/at-spi/bus_0');

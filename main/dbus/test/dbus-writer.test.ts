@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MessageType, Variant, WireFormatError } from '../dbus/message.js';
-import { decodeMessage } from '../dbus/reader.js';
-import { marshalMethodCall } from '../dbus/writer.js';
+import { MessageType, Variant, WireFormatError } from '../message.js';
+import { decodeMessage } from '../reader.js';
+import { marshalMethodCall } from '../writer.js';
 
 const base = {
   serial: 42,

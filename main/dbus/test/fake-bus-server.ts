@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { type DbusMessage, MessageType } from '../dbus/message.js';
-import { decodeMessage, messageLength } from '../dbus/reader.js';
-import { marshalMessage, type OutgoingMessage } from '../dbus/writer.js';
+import { type DbusMessage, MessageType } from '../message.js';
+import { decodeMessage, messageLength } from '../reader.js';
+import { marshalMessage, type OutgoingMessage } from '../writer.js';
 
 /**
  * A bus for tests of the D-Bus connection on a unix socket of its own: it speaks the SASL handshake (or refuses it),

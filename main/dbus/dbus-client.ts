@@ -1,7 +1,7 @@
-import { InspectorError } from '../../../shared/model/errors.js';
-import { Fifo } from '../../../shared/fifo.js';
-import { DbusConnectError, DbusConnection, type RefusedMessage, SerialCounter } from './dbus/connection.js';
-import { type DbusMessage, MessageType, Variant } from './dbus/message.js';
+import { InspectorError } from '../../shared/model/errors.js';
+import { Fifo } from '../../shared/fifo.js';
+import { DbusConnectError, DbusConnection, type RefusedMessage, SerialCounter } from './connection.js';
+import { type DbusMessage, MessageType, Variant } from './message.js';
 
 /**
  * The provider's D-Bus client over its own connection (dbus/): calls with hard-coded signatures (no

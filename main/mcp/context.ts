@@ -15,7 +15,7 @@ export interface McpLimits {
 export const DEFAULT_ACTIONS_PER_SECOND = 20;
 
 /** What the MCP server works on: the runtime and XPath service (as the CLI opens them), the short ids, the limits. */
-export class McpSession {
+export class McpContext {
   readonly ids = new ShortIds();
   readonly actions: RateLimiter;
 
@@ -27,7 +27,7 @@ export class McpSession {
     this.actions = new RateLimiter(limits.actionsPerSecond);
   }
 
-  static async open(options: RuntimeOptions, limits: McpLimits): Promise<McpSession> {
+  static async open(options: RuntimeOptions, limits: McpLimits): Promise<McpContext> {
     // The XPath worker loads while the providers connect.
     const prestarted = spawnXPathWorker(DEFAULT_LIMITS.workerMemoryMb);
     let runtime: Runtime;
@@ -44,7 +44,7 @@ export class McpSession {
       await runtime.shutdown();
       throw error;
     }
-    return new McpSession(runtime, xpath, limits);
+    return new McpContext(runtime, xpath, limits);
   }
 
   /** The live node an id names; invalid-input for an id never given, stale-node for a node that is gone. */
