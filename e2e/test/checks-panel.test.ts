@@ -10,6 +10,7 @@ import { inspectorKind, launchInspector, type InspectorUnderTest } from '../supp
 
 const env = sessionEnv();
 let app: LaunchedApp;
+let tabApp: LaunchedApp;
 let inspector: InspectorUnderTest | undefined;
 let page: Page;
 
@@ -52,7 +53,10 @@ async function runChecks(): Promise<string> {
 
 describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000 }, () => {
   before(async () => {
-    app = await launchPythonGtkApp('gtk3-a11y-checks.py', env);
+    [app, tabApp] = await Promise.all([
+      launchPythonGtkApp('gtk3-a11y-checks.py', env),
+      launchPythonGtkApp('gtk3-tab-order.py', env),
+    ]);
     inspector = await launchInspector(env, { args: ['--provider', 'atspi'], viewport: { width: 1440, height: 900 } });
     page = inspector.page;
     await page.getByRole('tree').waitFor({ timeout: 30000 });
@@ -60,7 +64,7 @@ describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000
 
   after(async () => {
     await inspector?.close();
-    await app?.stop();
+    await Promise.all([app?.stop(), tabApp?.stop()]);
   });
 
   test('runs on the selected subtree and lists its findings by rule, with severity and WCAG criteria', async () => {
@@ -131,5 +135,34 @@ describe(`the Checks panel through the ${inspectorKind(env)}`, { timeout: 240000
     await selectByXPath(part('Clean part'), 'Filler "Clean part"');
     assert.match(await runChecks(), /^0 finding\(s\) in 21 node\(s\) of Filler "Clean part"/);
     assert.equal(await checks().getByRole('list', { name: 'Findings by rule' }).getByRole('listitem').count(), 0);
+  });
+
+  test('"Tab order" walks the window with the keyboard, lists the order and numbers it on the Screen view', async () => {
+    await selectByXPath(
+      `app:Application[@ProcessId=${tabApp.pid}]/Frame[@Name='Tab order faulty']`,
+      'Frame "Tab order faulty"',
+    );
+    await checks().getByRole('button', { name: 'Tab order' }).click();
+    const order = checks().getByRole('list', { name: 'Tab order of Tab order faulty' });
+    await order.waitFor({ timeout: 60000 });
+    assert.deepEqual(await order.getByRole('button').allTextContents(), [
+      'Text "First"',
+      'Button "Second"',
+      'Text "Trap"',
+    ]);
+    const findings = (rule: string) =>
+      checks()
+        .getByRole('list', { name: `Findings of ${rule}` })
+        .getByRole('button')
+        .allTextContents();
+    assert.deepEqual(await findings('tab-unreachable'), [
+      'Button "Skipped" takes focus, but 4 press(es) of Tab never reached it',
+    ]);
+    assert.match((await findings('tab-trap'))[0] ?? '', /^Text "Trap": Tab leaves the focus on it/);
+    await page.getByRole('tab', { name: 'Screen' }).click();
+    await page.locator('img[alt="Screen"]').waitFor({ timeout: 20000 });
+    const numbers = page.locator('[data-box=tab-stop] .tab-stop-number');
+    assert.deepEqual(await numbers.allTextContents(), ['1', '2', '3']);
+    await page.getByRole('tab', { name: 'Details' }).click();
   });
 });

@@ -160,7 +160,15 @@ export interface ScreenshotDevice {
 
 export interface HighlightRequest {
   rects: readonly Rect[];
+  /** Numbers drawn beside the frames (the tab order's markers); characters other than digits are left out. */
+  labels?: readonly HighlightLabel[];
   durationMs?: number;
+}
+
+/** A number drawn on the screen with its top-left corner at `at`, in the highlight's colour. */
+export interface HighlightLabel {
+  text: string;
+  at: Point;
 }
 
 export interface HighlightDevice {

@@ -14,6 +14,8 @@ import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes } from './select-nodes.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
+import { TAB_ORDER_RULE_IDS } from '../../shared/checks/rules/tab-order.js';
+import { walkTabOrder, type TabOrderOptions, type TabOrderWindow } from './tab-order.js';
 
 export interface AccessibilityCheckOptions {
   /** XPath selecting the subtrees to check; the whole desktop when neither it nor `root` is given. */
@@ -25,6 +27,8 @@ export interface AccessibilityCheckOptions {
   readonly timeoutMs?: number;
   /** Text contrast from a screenshot (default: where the platform takes screenshots). */
   readonly contrast?: boolean;
+  /** Walks the tab order with the platform keyboard (the rules tab-unreachable and tab-trap run only then). */
+  readonly tabOrder?: TabOrderOptions;
   /** Findings that get a verified locator; the rest report none (each locator costs a search and a verifying query). */
   readonly maxLocated?: number;
   /** Best verified locators of live nodes, by runtime id (the locator service). */
@@ -35,6 +39,8 @@ export interface AccessibilityCheckResult {
   readonly report: CheckReport;
   /** The best verified locator of a finding's node, where one was computed. */
   readonly locatorOf: (node: CheckNode) => string | undefined;
+  /** The tab order of each window walked, where the walk was asked for. */
+  readonly tabOrder?: readonly TabOrderWindow[];
 }
 
 const DEFAULT_MAX_LOCATED = 500;
@@ -175,9 +181,12 @@ export async function checkAccessibility(
     ignored.set(key, set);
   }
   const measured = options.contrast !== false && (await measureContrast(runtime, trees));
+  // After the contrast: the walk brings windows to the front and may draw markers on the screen.
+  const tabOrder = options.tabOrder ? await walkTabOrder(runtime, xpath, trees, options.tabOrder) : undefined;
+  const unavailable = new Set([...(measured ? [] : [textContrast.id]), ...(tabOrder ? [] : TAB_ORDER_RULE_IDS)]);
   const report = runChecks(trees, {
     config: options.config,
-    ...(measured ? {} : { unavailable: new Set([textContrast.id]) }),
+    unavailable,
     ...(options.only ? { only: options.only } : {}),
     ignored,
   });
@@ -190,5 +199,5 @@ export async function checkAccessibility(
     if (node) targets.push(node);
   }
   const best = await options.locate(targets);
-  return { report, locatorOf: (node) => best.get(node.key) };
+  return { report, locatorOf: (node) => best.get(node.key), ...(tabOrder ? { tabOrder } : {}) };
 }

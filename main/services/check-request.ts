@@ -38,9 +38,10 @@ export async function checkRequest(
     }
   }
   const format = params.format;
-  const { report, locatorOf } = await checkAccessibility(runtime, xpath, {
+  const { report, locatorOf, tabOrder } = await checkAccessibility(runtime, xpath, {
     ...(root ? { root } : {}),
     config,
+    ...(params.tabOrder ? { tabOrder: {} } : {}),
     ...(params.rules ? { only: new Set(params.rules) } : {}),
     locate: format ? (targets) => bestLocatorOfEach(runtime, xpath, targets) : async () => new Map(),
   });
@@ -60,6 +61,7 @@ export async function checkRequest(
     truncated: report.findings.length > findings.length,
     rules: report.rules.map((run) => ({ id: run.rule.id, severity: run.severity, findings: run.findings })),
     nodesChecked: report.nodesChecked,
+    ...(tabOrder ? { tabOrder: tabOrder.map((walk) => ({ ...walk, order: [...walk.order] })) } : {}),
     ...(format ? { report: formatCheckReport(report, format, locatorOf, checkTool()) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSlice, useStores } from '../app-context.js';
-import type { ApiCheckFinding, Result } from '../../shared/api/schema.js';
+import type { ApiCheckFinding, ApiTabOrderWindow, Result } from '../../shared/api/schema.js';
+import { TAB_ORDER_RULE_IDS, TAB_WALK_END_TEXT } from '../../shared/checks/rules/tab-order.js';
 import { CHECK_FORMATS } from '../../shared/checks/model.js';
 import { ruleById } from '../../shared/checks/rules/index.js';
 import { errorOf } from '../model/errors.js';
@@ -79,26 +80,61 @@ function RuleFindings({ group, onSelect }: { group: RuleGroup; onSelect: (findin
   );
 }
 
+function TabOrderList({ walks, onSelect }: { walks: ApiTabOrderWindow[]; onSelect: (runtimeId: string) => void }) {
+  return (
+    <div className="tab-order" aria-label="Tab order">
+      {walks.map((walk) => (
+        <div key={walk.window.runtimeId}>
+          <h3 className="check-rule-title">
+            Tab order of {walk.window.role} {walk.window.name ? `"${walk.window.name}"` : ''}
+          </h3>
+          <p className="muted">
+            {walk.order.length} stop(s), {walk.presses} press(es) of Tab; {TAB_WALK_END_TEXT[walk.end]}
+          </p>
+          <ol className="check-findings" aria-label={`Tab order of ${walk.window.name || walk.window.role}`}>
+            {walk.order.map((stop) => (
+              <li key={stop.runtimeId}>
+                <button type="button" className="check-finding" onClick={() => onSelect(stop.runtimeId)}>
+                  {stop.role ?? '?'}
+                  {stop.name ? ` "${stop.name}"` : ''}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /**
  * The Checks panel: accessibility rules (shared/checks) over the selected node's subtree, findings grouped by rule
  * with severity, WCAG criteria and help; a finding selects its node and outlines it on screen; the report exports as
- * the CLI writes it.
+ * the CLI writes it. "Tab order" walks the tab order with the keyboard (the rules tab-unreachable and tab-trap),
+ * lists it and numbers its stops on the Screen view.
  */
 export function ChecksPanel() {
-  const { client, details, session, tree } = useStores();
+  const { client, details, session, tree, screen } = useStores();
   const node = useSlice(details, (s) => s.node);
-  const [result, setResult] = useState<{ runtimeId: string; label: string; answer: CheckResult }>();
+  const [result, setResult] = useState<{ runtimeId: string; label: string; answer: CheckResult; tabOrder: boolean }>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [format, setFormat] = useState<ReportFormat>('sarif');
 
-  const run = async () => {
+  const run = async (tabOrder: boolean) => {
     if (!node) return;
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await client.check({ runtimeId: node.runtimeId });
-      setResult({ runtimeId: node.runtimeId, label: nodeLabel(node), answer });
+      const answer = await client.check({
+        runtimeId: node.runtimeId,
+        ...(tabOrder ? { tabOrder: true, rules: [...TAB_ORDER_RULE_IDS] } : {}),
+      });
+      setResult({ runtimeId: node.runtimeId, label: nodeLabel(node), answer, tabOrder });
+      const markers = (answer.tabOrder ?? []).flatMap((walk) =>
+        walk.order.flatMap((stop, index) => (stop.bounds ? [{ rect: stop.bounds, number: index + 1 }] : [])),
+      );
+      screen.getState().showTabOrder(markers);
       session.getState().say(`${answer.findings.length} accessibility finding(s)`);
     } catch (e) {
       setError(errorOf(e).message);
@@ -111,7 +147,12 @@ export function ChecksPanel() {
     if (!result) return;
     setBusy(true);
     try {
-      const { report } = await client.check({ runtimeId: result.runtimeId, format });
+      // A tab-order run's report walks again: its findings come only from a walk.
+      const { report } = await client.check({
+        runtimeId: result.runtimeId,
+        format,
+        ...(result.tabOrder ? { tabOrder: true, rules: [...TAB_ORDER_RULE_IDS] } : {}),
+      });
       if (report !== undefined) download(report, format);
     } catch (e) {
       setError(errorOf(e).message);
@@ -130,8 +171,16 @@ export function ChecksPanel() {
     <section className="checks-panel" aria-label="Checks">
       <h2 className="panel-title">Checks</h2>
       <div className="toolbar-inline">
-        <button type="button" disabled={!node || busy} onClick={() => void run()}>
+        <button type="button" disabled={!node || busy} onClick={() => void run(false)}>
           {busy ? 'Checking…' : 'Run checks'}
+        </button>
+        <button
+          type="button"
+          disabled={!node || busy}
+          onClick={() => void run(true)}
+          title="Tab through the selected element's window with the keyboard: the order, unreachable stops and traps"
+        >
+          Tab order
         </button>
         <label className="check">
           Report
@@ -153,6 +202,9 @@ export function ChecksPanel() {
           {result.answer.findings.length} finding(s) in {result.answer.nodesChecked} node(s) of {result.label}
           {result.answer.truncated ? ' (only the first shown)' : ''}
         </p>
+      ) : null}
+      {result?.answer.tabOrder ? (
+        <TabOrderList walks={result.answer.tabOrder} onSelect={(id) => void tree.getState().reveal(id)} />
       ) : null}
       <ul className="check-rules" aria-label="Findings by rule">
         {groups.map((group) => (

@@ -14,15 +14,10 @@ import { selectCapabilities } from '../stores/session-store.js';
 
 const BUTTONS = ['left', 'middle', 'right'] as const;
 
+const boxStyle = (rect: Rect) => ({ left: rect.x, top: rect.y, width: rect.width, height: rect.height });
+
 function Box({ rect, kind, title }: { rect: Rect; kind: string; title?: string }) {
-  return (
-    <div
-      className={`screen-box ${kind}`}
-      data-box={kind}
-      title={title}
-      style={{ left: rect.x, top: rect.y, width: rect.width, height: rect.height }}
-    />
-  );
+  return <div className={`screen-box ${kind}`} data-box={kind} title={title} style={boxStyle(rect)} />;
 }
 
 /**
@@ -220,6 +215,16 @@ export function ScreenPanel() {
             ))}
             {boxes.highlighted.map((rect, index) => (
               <Box key={`h${index}`} rect={view(rect)} kind="highlighted" />
+            ))}
+            {boxes.tabOrder.map((marker) => (
+              <div
+                key={`t${marker.number}`}
+                className="screen-box tab-stop"
+                data-box="tab-stop"
+                style={boxStyle(view(marker.rect))}
+              >
+                <span className="tab-stop-number">{marker.number}</span>
+              </div>
             ))}
             {boxes.hovered ? <Box rect={view(boxes.hovered)} kind="row" /> : null}
             {boxes.selected ? <Box rect={view(boxes.selected)} kind="selected" /> : null}

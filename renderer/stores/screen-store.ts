@@ -40,6 +40,14 @@ export interface ScreenBoxes {
   matches: Rect[];
   /** What the last "Highlight all" (or Highlight) drew on the real screen. */
   highlighted: Rect[];
+  /** The tab order's numbered stops (the Checks panel's "Tab order"), until cleared. */
+  tabOrder: TabMarker[];
+}
+
+/** A tab stop on the screen view: its bounds and its position in the tab order (1 = where the walk began). */
+export interface TabMarker {
+  rect: Rect;
+  number: number;
 }
 
 export interface ScreenState {
@@ -82,6 +90,8 @@ export interface ScreenActions {
   showMatches(runtimeIds: string[]): Promise<void>;
   /** Boxes for what "Highlight all" (or Highlight) drew on the real screen, for as long as it stays there. */
   showHighlighted(rects: Rect[], durationMs: number): void;
+  /** Numbers the tab order's stops on the view (an empty list clears them). */
+  showTabOrder(markers: TabMarker[]): void;
   dispose(): void;
 }
 
@@ -212,7 +222,7 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
       zoom: 'fit',
       interact: false,
       hover: undefined,
-      boxes: { selected: undefined, hovered: undefined, matches: [], highlighted: [] },
+      boxes: { selected: undefined, hovered: undefined, matches: [], highlighted: [], tabOrder: [] },
       error: undefined,
 
       setVisible(visible) {
@@ -327,6 +337,10 @@ export function createScreenStore(client: InspectorClient, options: { refreshMs?
         if (highlightTimer) clearTimeout(highlightTimer);
         set({ boxes: { ...get().boxes, highlighted: rects } });
         highlightTimer = setTimeout(() => set({ boxes: { ...get().boxes, highlighted: [] } }), durationMs);
+      },
+
+      showTabOrder(markers) {
+        set({ boxes: { ...get().boxes, tabOrder: markers } });
       },
 
       dispose() {

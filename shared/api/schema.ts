@@ -186,6 +186,22 @@ export type ApiCheckFinding = z.infer<typeof CheckFindingSchema>;
 /** At most this many findings come back (`truncated` says when there were more). */
 export const MAX_CHECK_FINDINGS = 5000;
 
+/** The tab order of one window as the keyboard walk found it (`check` with `tabOrder`). */
+export const TabOrderWindowSchema = z.object({
+  window: z.object({ runtimeId: z.string(), role: z.string(), name: z.string() }),
+  order: z.array(
+    z.object({
+      runtimeId: z.string(),
+      role: z.string().nullable(),
+      name: z.string().nullable(),
+      bounds: RectSchema.optional(),
+    }),
+  ),
+  end: z.enum(['returned', 'trap', 'step-limit', 'time-limit', 'no-focus']),
+  presses: z.number().int(),
+});
+export type ApiTabOrderWindow = z.infer<typeof TabOrderWindowSchema>;
+
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
 
@@ -425,7 +441,8 @@ export const methods = {
   /**
    * Accessibility checks (shared/checks) over the node's subtree (the desktop without one), every rule or those
    * named; `config` is the text of a `check --config` file. With `format`, the report as the CLI writes it
-   * (findings with their verified locators), else only the findings.
+   * (findings with their verified locators), else only the findings. With `tabOrder`, the keyboard walk's order per
+   * window too, and the rules tab-unreachable and tab-trap run.
    */
   check: {
     params: z.strictObject({
@@ -436,9 +453,12 @@ export const methods = {
         .max(256 * 1024)
         .optional(),
       format: z.enum(CHECK_FORMATS).optional(),
+      /** Walks the tab order with the platform keyboard (it takes the keyboard focus for a while). */
+      tabOrder: z.boolean().optional(),
     }),
     result: z.object({
       findings: z.array(CheckFindingSchema),
+      tabOrder: z.array(TabOrderWindowSchema).optional(),
       truncated: z.boolean(),
       rules: z.array(z.object({ id: z.string(), severity: z.string(), findings: z.number().int() })),
       nodesChecked: z.number().int(),

@@ -13,10 +13,12 @@ import { RULES } from '../../../shared/checks/rules/index.js';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
 import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
-import { addRuntimeOptions, parseTimeout } from '../options.js';
+import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { checkTool } from '../../services/check-request.js';
 import { bestLocatorOfEach } from '../../services/locate.js';
+import { formatTabOrder, tabMarkers, type TabOrderOptions } from '../../services/tab-order.js';
+import type { PlatformBundle } from '../../core/platform.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
 const EXIT_FINDINGS = EXIT_FAILURE;
@@ -28,6 +30,9 @@ interface CheckOptions extends RuntimeCliOptions {
   failOn: Severity | 'never';
   config?: string;
   timeout?: number;
+  tabOrder?: boolean;
+  tabMarkers?: boolean;
+  tabTimeLimit?: number;
 }
 
 function parseFormat(value: string): CheckFormat {
@@ -93,15 +98,31 @@ export function registerCheck(program: Command): void {
         'error',
       )
       .option('--config <file>', 'JSON: rules switched off or re-graded, findings ignored by locator')
-      .option('--timeout <ms>', 'give up evaluating an XPath after this many milliseconds (exit 4)', parseTimeout),
+      .option('--timeout <ms>', 'give up evaluating an XPath after this many milliseconds (exit 4)', parseTimeout)
+      .option('--tab-order', 'walk the tab order with the keyboard: unreachable elements and focus traps')
+      .option('--tab-markers', 'with --tab-order: number the stops on the screen while walking')
+      .option(
+        '--tab-time-limit <ms>',
+        'with --tab-order: stop walking after this many milliseconds (default 30000)',
+        parseMilliseconds('--tab-time-limit', 1),
+      ),
   ).action(async (xpath: string | undefined, options: CheckOptions) => {
+    if (!options.tabOrder && (options.tabMarkers || options.tabTimeLimit !== undefined)) {
+      throw new InspectorError('usage', '--tab-markers and --tab-time-limit go with --tab-order');
+    }
     const config = await loadConfig(options.config);
     const opened = await openCommandRuntime(options);
     try {
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
-      const { report, locatorOf } = await checkAccessibility(opened.runtime, opened.xpath, {
+      const tabOrder = options.tabOrder ? tabOrderOptions(opened.runtime.platform, options) : undefined;
+      const {
+        report,
+        locatorOf,
+        tabOrder: walks,
+      } = await checkAccessibility(opened.runtime, opened.xpath, {
         ...(xpath ? { xpath } : {}),
         config,
+        ...(tabOrder ? { tabOrder } : {}),
         ...(options.rules ? { only: options.rules } : {}),
         ...timeout,
         locate: (targets) =>
@@ -112,6 +133,11 @@ export function registerCheck(program: Command): void {
             options.timeout !== undefined ? { timeoutMs: options.timeout } : {},
           ),
       });
+      await opened.runtime.platform?.highlight?.clear();
+      // The order goes beside the report: into the text report, to stderr beside the machine-read formats.
+      const order = walks ? formatTabOrder(walks) : '';
+      if (options.format === 'text') process.stdout.write(order);
+      else process.stderr.write(order);
       process.stdout.write(formatCheckReport(report, options.format, locatorOf, checkTool()));
       if (failsAt(report, options.failOn)) process.exitCode = EXIT_FINDINGS;
     } catch (error) {
@@ -123,4 +149,19 @@ export function registerCheck(program: Command): void {
       await opened.close();
     }
   });
+}
+
+function tabOrderOptions(platform: PlatformBundle | undefined, options: CheckOptions): TabOrderOptions {
+  const highlight = options.tabMarkers ? platform?.highlight : undefined;
+  if (options.tabMarkers && !highlight) {
+    throw new InspectorError(
+      'unsupported',
+      `--tab-markers: the ${platform?.id ?? 'missing'} platform draws no highlight`,
+    );
+  }
+  return {
+    ...(options.tabTimeLimit !== undefined ? { timeLimitMs: options.tabTimeLimit } : {}),
+    warn: (message) => process.stderr.write(`warning: ${message}\n`),
+    ...(highlight ? { onStep: (_window, order) => highlight.highlight(tabMarkers(order)) } : {}),
+  };
 }

@@ -14,6 +14,7 @@ import { projectRoot } from '../../../e2e/support/paths.js';
 
 let page: LaunchedApp;
 let gtk: LaunchedApp;
+let tabApp: LaunchedApp;
 
 interface FindingLine {
   rule: string;
@@ -45,14 +46,15 @@ function check(args: string[]): { status: number | null; findings: FindingLine[]
 const part = (name: string) => `app:Application[@Name='Chromium']//*[@Name='${name}'][1]`;
 
 before(async () => {
-  [page, gtk] = await Promise.all([
+  [page, gtk, tabApp] = await Promise.all([
     launchChromium(sessionEnv(), fixtureUrl('a11y-checks.html'), { title: 'PlatynUI Checks Fixture' }),
     launchPythonGtkApp('gtk3-a11y-checks.py', sessionEnv()),
+    launchPythonGtkApp('gtk3-tab-order.py', sessionEnv()),
   ]);
 });
 
 after(async () => {
-  await Promise.all([page?.stop(), gtk?.stop()]);
+  await Promise.all([page?.stop(), gtk?.stop(), tabApp?.stop()]);
 });
 
 /** Contrast is measured on the screen as it is: the window under test goes on top of the other first. */
@@ -173,5 +175,57 @@ describe('check on a real GTK 3 application', () => {
       table.attributes['native:Table.ColumnHeaders'],
       headers.map((header) => header.runtimeId),
     );
+  });
+});
+
+const tabWindow = (title: string) => `app:Application[@Name='gtk3-tab-order']/Frame[@Name='${title}']`;
+
+describe('check --tab-order on a real GTK 3 application', () => {
+  test('the faulty window: a stop Tab never reaches and a field that swallows Tab, with their WCAG criteria', () => {
+    const run = spawnCli(['check', tabWindow('Tab order faulty'), '--tab-order', '--format', 'sarif']);
+    assert.equal(run.status, 1, run.stderr);
+    const log = JSON.parse(run.stdout) as {
+      runs: {
+        tool: { driver: { rules: { id: string; properties: { tags: string[] } }[] } };
+        results: {
+          ruleId: string;
+          properties: { role: string };
+          locations: { logicalLocations: { name: string }[] }[];
+        }[];
+      }[];
+    };
+    const found = log.runs[0]!.results.map(
+      (result) => `${result.ruleId} ${result.properties.role} ${result.locations[0]!.logicalLocations[0]!.name}`,
+    );
+    assert.deepEqual(found.sort(), ['tab-trap Text Trap', 'tab-unreachable Button Skipped']);
+    const tags = (id: string) => log.runs[0]!.tool.driver.rules.find((rule) => rule.id === id)?.properties.tags;
+    assert.ok(tags('tab-trap')?.includes('WCAG 2.1.2 No Keyboard Trap'));
+    assert.ok(tags('tab-unreachable')?.includes('WCAG 2.1.1 Keyboard'));
+    // The order goes to stderr beside a machine-read format: numbered, from the first stop to the trap.
+    assert.match(
+      run.stderr,
+      /tab order of Frame "Tab order faulty": 3 stop\(s\), 4 press\(es\) of Tab; the focus was trapped/,
+    );
+    assert.match(run.stderr, /1\. Text "First"\n +2\. Button "Second"\n +3\. Text "Trap"/);
+  });
+
+  test('the clean twin: Tab visits every stop and comes back to the first, with numbered markers drawn', () => {
+    const run = spawnCli(['check', tabWindow('Tab order clean'), '--tab-order', '--tab-markers', '--fail-on', 'info']);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /4 stop\(s\), 4 press\(es\) of Tab; the focus came back to the first stop/);
+    assert.match(
+      run.stdout,
+      /1\. Text "Name"\n +2\. CheckBox "Remember me"\n +3\. Button "Save"\n +4\. Button "Cancel"/,
+    );
+    assert.match(run.stdout, /^0 finding\(s\)/m);
+  });
+
+  test('without --tab-order the tab rules do not run; its options alone are a usage error', () => {
+    const run = spawnCli(['check', tabWindow('Tab order faulty'), '--format', 'json', '--fail-on', 'never']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(!(JSON.parse(run.stdout) as FindingLine[]).some((f) => f.rule.startsWith('tab-')));
+    const usage = spawnCli(['check', '--tab-markers']);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /--tab-markers and --tab-time-limit go with --tab-order/);
   });
 });

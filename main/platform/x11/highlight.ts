@@ -14,6 +14,7 @@ import { ShapeInput, ShapeSet, Unsorted, type XShape } from '../../../native/x11
 import type { HighlightDevice, HighlightRequest } from '../../core/platform.js';
 import type { X11Connection } from './connection.js';
 import { intersectRect } from './screenshot.js';
+import { digitBars } from './digit-bars.js';
 
 export const HIGHLIGHT_THICKNESS = 3;
 export const HIGHLIGHT_COLOR = { red: 0xff, green: 0x30, blue: 0x30 };
@@ -70,7 +71,10 @@ export class X11HighlightDevice implements HighlightDevice {
   async highlight(request: HighlightRequest): Promise<void> {
     this.removeWindows();
     const desktop = this.desktopBounds();
-    const bars = request.rects.flatMap((rect) => frameBars(rect, desktop));
+    const bars = [
+      ...request.rects.flatMap((rect) => frameBars(rect, desktop)),
+      ...(request.labels ?? []).flatMap((label) => digitBars(label.text, label.at, desktop)),
+    ];
     const c = this.connection;
     const pixel = this.colorPixel();
     const attributes: XSetWindowAttributesValue = {

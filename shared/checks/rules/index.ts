@@ -5,6 +5,7 @@ import { duplicateSiblingName } from './duplicate-sibling-name.js';
 import { geometry } from './geometry.js';
 import { poorName } from './poor-name.js';
 import { roleRequirements } from './role-requirements.js';
+import { tabTrap, tabUnreachable } from './tab-order.js';
 import { textContrast } from './text-contrast.js';
 import { unlabelledField } from './unlabelled-field.js';
 import { unnamedControl } from './unnamed-control.js';
@@ -22,6 +23,8 @@ export const RULES: readonly Rule[] = [
   dialogWithoutFocus,
   poorName,
   textContrast,
+  tabUnreachable,
+  tabTrap,
 ];
 
 export function ruleById(id: string): Rule | undefined {

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EMPTY_CHECK_CONFIG } from '../config.js';
 import { runChecks } from '../engine.js';
-import type { CheckNode } from '../model.js';
+import { walkCheckTree, type CheckNode } from '../model.js';
 import { RULES } from '../rules/index.js';
+import { isTabStop } from '../rules/tab-order.js';
 import { button, inWindow, n } from './build.js';
+import { uiBool, uiNumber, uiString, type UiValue } from '../../model/values.js';
 
 /** The messages one rule gives over a tree, everything else switched off. */
 function findings(rule: string, roots: CheckNode[]): string[] {
@@ -230,6 +232,37 @@ describe('accessibility rules: each finds its fault and is quiet on the clean tw
     assert.deepEqual(
       findings('poor-name', inWindow(button('Save as PDF'), n('Image', { Name: 'Version 2.0 release notes' }))),
       [],
+    );
+  });
+
+  test('tab-unreachable and tab-trap: what the keyboard walk attached, quiet where it reached the stop', () => {
+    const walked = (fact: { [key: string]: UiValue }) =>
+      inWindow(button('Skipped', { TabOrder: { type: 'Object', value: fact } }));
+    assert.deepEqual(findings('tab-unreachable', walked({ unreached: uiBool(true), steps: uiNumber(4) })), [
+      'Button "Skipped" takes focus, but 4 press(es) of Tab never reached it',
+    ]);
+    assert.deepEqual(findings('tab-unreachable', walked({ position: uiNumber(2) })), []);
+    assert.deepEqual(findings('tab-trap', walked({ trap: uiString('Tab leaves the focus on it') })), [
+      'Button "Skipped": Tab leaves the focus on it',
+    ]);
+    assert.deepEqual(findings('tab-trap', walked({ position: uiNumber(1) })), []);
+  });
+
+  test('a tab stop takes focus, shows and is enabled; windows are none', () => {
+    const states = (list: string[]) => ({ 'native:Accessible.States': list });
+    const stops = [
+      ...walkCheckTree(
+        inWindow(
+          n('Button', { Name: 'a', ...states(['focusable', 'showing', 'visible', 'enabled']) }),
+          n('Button', { Name: 'b', ...states(['focusable', 'showing', 'visible']) }),
+          n('Button', { Name: 'c', ...states(['focusable', 'visible', 'enabled']) }),
+          n('Label', { Name: 'd', ...states(['showing', 'visible', 'enabled']) }),
+        ),
+      ),
+    ].filter(isTabStop);
+    assert.deepEqual(
+      stops.map((node) => node.name),
+      ['a'],
     );
   });
 });
