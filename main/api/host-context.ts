@@ -21,7 +21,7 @@ import { FocusAnnouncer } from './focus-announcer.js';
 import { HighlightOwnership, type HighlightFallback } from './highlight-ownership.js';
 import { NodeSummaries } from './node-summaries.js';
 import { Picker } from './picker.js';
-import { TreeWarmer } from './tree-warmer.js';
+import { TreeWarmer } from '../services/tree-warmer.js';
 import { TreeChangeBatcher } from './tree-change-batcher.js';
 
 export { defaultSettingsFile } from '../services/settings.js';

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { addRuntimeOptions, runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
 import { packageVersion } from '../services/package-info.js';
-import { createMcpServer } from './server.js';
 import { DEFAULT_ACTIONS_PER_SECOND, McpContext } from './context.js';
 
 interface McpOptions extends RuntimeFlags {
@@ -48,7 +46,12 @@ export function registerMcp(program: Command): void {
       ),
   ).action(async (options: McpOptions) => {
     keepStdoutForProtocol();
-    const context = await McpContext.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond });
+    // The SDK loads while the providers connect.
+    const [context, { createMcpServer }, { StdioServerTransport }] = await Promise.all([
+      McpContext.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond }),
+      import('./server.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+    ]);
     const { server, close } = createMcpServer(context, packageVersion());
     const transport = new StdioServerTransport();
     let finished: () => void = () => undefined;

@@ -2,6 +2,7 @@ import { InspectorError } from '../../shared/model/errors.js';
 import { DEFAULT_LIMITS } from '../api/limits.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
+import { TreeWarmer } from '../services/tree-warmer.js';
 import { spawnXPathWorker } from '../xpath/worker-lane.js';
 import { XPathService } from '../xpath/xpath-service.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -25,7 +26,12 @@ export class McpContext {
     limits: McpLimits,
   ) {
     this.actions = new RateLimiter(limits.actionsPerSecond);
+    // No locator capture in the background: it would hold the main thread while the agent's first query runs.
+    this.warmer = new TreeWarmer(runtime, xpath, () => DEFAULT_LIMITS.evaluationTimeoutMs, 0, false);
   }
+
+  /** Loads the applications' trees while the agent connects, so its first query finds them loaded. */
+  readonly warmer: TreeWarmer;
 
   static async open(options: RuntimeOptions, limits: McpLimits): Promise<McpContext> {
     // The XPath worker loads while the providers connect.
@@ -38,13 +44,12 @@ export class McpContext {
       throw error;
     }
     const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb, prestarted });
-    try {
-      await xpath.warmUp();
-    } catch (error) {
-      await runtime.shutdown();
-      throw error;
-    }
-    return new McpContext(runtime, xpath, limits);
+    // The server answers the agent's handshake at once; the engine and the tree load meanwhile (a failure to start
+    // the engine is the first query's error).
+    void xpath.warmUp().catch(() => undefined);
+    const context = new McpContext(runtime, xpath, limits);
+    context.warmer.start();
+    return context;
   }
 
   /** The live node an id names; invalid-input for an id never given, stale-node for a node that is gone. */
@@ -64,6 +69,7 @@ export class McpContext {
   }
 
   async close(): Promise<void> {
+    this.warmer.stop();
     await this.xpath.close();
     await this.runtime.shutdown();
   }

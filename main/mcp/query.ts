@@ -19,6 +19,8 @@ export interface QueryOptions {
 
 /** Evaluates XPath from the desktop; node results become items (and lines), other results values. */
 export async function query(context: McpContext, xpath: string, options: QueryOptions): Promise<QueryAnswer> {
+  // Waits for the warm-up's load instead of loading the same tree into the other engine at the same time.
+  await context.warmer.treeLoaded();
   const { items, stats } = await context.xpath.evaluate(xpath, {
     maxResults: options.maxResults,
     timeoutMs: options.timeoutMs,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { HostContext } from '../host-context.js';
+import { HostContext } from '../../api/host-context.js';
 
 async function openContext(t: { after(fn: () => void | Promise<void>): void }, warmTree: boolean) {
   const dir = mkdtempSync(path.join(tmpdir(), 'platynui-warmer-'));

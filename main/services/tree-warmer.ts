@@ -1,4 +1,4 @@
-import { captureLocatorTree } from '../services/locate.js';
+import { captureLocatorTree } from './locate.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 
@@ -10,7 +10,8 @@ const CAPTURE_MAX_NODES = 30_000;
 const WARM_OWNER = {};
 
 /**
- * Once per context of an interactive host, after the first listing of the desktop: loads every application's tree
+ * Once per context of an interactive host, after the first listing of the desktop (the MCP server: at its start):
+ * loads every application's tree
  * into the runtime and the XPath worker (`count(//*)`, evaluated like any query) and captures the locator attributes
  * of the tree generation, in the background. The first query typed and the first "Find locators" then find the tree
  * loaded instead of loading it. Nothing waits for it; a failure (a timeout, an application that does not answer)
@@ -26,17 +27,24 @@ export class TreeWarmer {
     private readonly runtime: Runtime,
     private readonly xpath: XPathService,
     private readonly timeoutMs: () => number,
+    private readonly delayMs = WARM_DELAY_MS,
+    private readonly captureLocators = true,
   ) {}
 
   /** The desktop's children were listed: start soon (once). */
   desktopListed(): void {
+    this.start();
+  }
+
+  /** Starts the warm-up after the delay (once). */
+  start(): void {
     if (this.started) return;
     this.started = true;
     this.done = new Promise<void>((resolve) => {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         void this.warm().finally(resolve);
-      }, WARM_DELAY_MS);
+      }, this.delayMs);
     });
   }
 
@@ -62,7 +70,9 @@ export class TreeWarmer {
       this.loading = counted.finally(() => (this.loading = undefined));
       const nodes = await counted;
       // A capture walks every node on the host's own thread: in the background only where that is quick.
-      if (!this.abort.signal.aborted && nodes <= CAPTURE_MAX_NODES) await captureLocatorTree(this.runtime);
+      if (this.captureLocators && !this.abort.signal.aborted && nodes <= CAPTURE_MAX_NODES) {
+        await captureLocatorTree(this.runtime);
+      }
     } catch {
       // background work: the first query or locate does what it needs itself
     }
