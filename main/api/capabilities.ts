@@ -14,5 +14,6 @@ export function sessionCapabilities(session: InspectorSession): Capabilities {
     stop: session.hostStop !== undefined,
     screen: platform?.screenshot !== undefined,
     interact: platform?.pointer !== undefined && platform.keyboard !== undefined,
+    record: platform?.inputRecorder !== undefined,
   };
 }
