@@ -13,7 +13,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { boundsOf, contains } from './bounds.js';
-import { elementAtPoint } from './hit-test.js';
+import { elementCoveringPoint } from './hit-test.js';
 import { locateNodes } from './locate.js';
 
 /** How long after a click or a key that may move the focus a typed key waits for the focus event it may cause. */
@@ -129,7 +129,7 @@ export class Recorder {
     private readonly xpath: XPathService,
     private readonly maxSteps: number,
   ) {
-    this.hover = new HoverTracker((point) => elementAtPoint(runtime, point));
+    this.hover = new HoverTracker((point) => elementCoveringPoint(runtime, point));
   }
 
   /**
@@ -334,7 +334,7 @@ export class Recorder {
   private async elementPressed(point: Point, hover: Hover | undefined): Promise<RuntimeNode | undefined> {
     const hovered = hover ? await hover.result : undefined;
     if (hovered && contains(await boundsOf(hovered), point)) return hovered;
-    return elementAtPoint(this.runtime, point).catch(() => undefined);
+    return elementCoveringPoint(this.runtime, point).catch(() => undefined);
   }
 
   // --- keys ---
