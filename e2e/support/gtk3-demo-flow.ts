@@ -102,14 +102,11 @@ export function demoEntries(env: NodeJS.ProcessEnv): string {
     .join('|');
 }
 
-/**
- * The application's end state: its snapshot with the default attributes, geometry left out, and the values of the
- * demo's entries (the default attributes hold no values).
- */
-export function demoEndState(env: NodeJS.ProcessEnv): string {
-  const snapshot = cli(env, [
+/** The subtree's snapshot as a user compares end states: the default attributes, geometry left out. */
+export function snapshotWithoutGeometry(env: NodeJS.ProcessEnv, root: string): string {
+  return cli(env, [
     'snapshot',
-    APP,
+    root,
     '--attrs',
     'default',
     '--exclude',
@@ -117,7 +114,14 @@ export function demoEndState(env: NodeJS.ProcessEnv): string {
     '--exclude',
     'control:ActivationPoint*',
   ]);
-  return `${snapshot}\nentries: ${demoEntries(env)}\n`;
+}
+
+/**
+ * The application's end state: its snapshot with the default attributes, geometry left out, and the text of the
+ * demo's entries (the default attributes hold no text).
+ */
+export function demoEndState(env: NodeJS.ProcessEnv): string {
+  return `${snapshotWithoutGeometry(env, APP)}\nentries: ${demoEntries(env)}\n`;
 }
 
 /** A fresh gtk3-demo with its main window listed (the one before it stopped). */

@@ -18,7 +18,7 @@ export async function copyText(text: string): Promise<void> {
   if (!ok) throw new Error('the clipboard is not available');
 }
 
-/** Offers text as a file to save (the browser's download). */
+/** Offers text as a file to save (the browser's save dialog or downloads folder). */
 export function saveText(text: string, fileName: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
