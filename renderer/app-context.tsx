@@ -6,6 +6,7 @@ import type { InspectorClient } from '../shared/api/client.js';
 import type { DetailsStore } from './stores/details-store.js';
 import type { EventsStore } from './stores/events-store.js';
 import type { LocatorsStore } from './stores/locators-store.js';
+import type { RecorderStore } from './stores/recorder-store.js';
 import type { ScreenStore } from './stores/screen-store.js';
 import type { SelectionHighlightStore } from './stores/selection-highlight.js';
 import type { SessionStore } from './stores/session-store.js';
@@ -23,6 +24,7 @@ export interface Stores {
   locators: LocatorsStore;
   screen: ScreenStore;
   events: EventsStore;
+  recorder: RecorderStore;
   /** The selected element outlined on screen, and where it is. */
   highlight: SelectionHighlightStore;
 }

@@ -238,6 +238,14 @@ export class InspectorDispatcher {
         await typeKeys(runtime, keys);
         return { done: true };
       },
+      'recording.start': async ({ maxSteps }) => this.live.recording.start(this, maxSteps),
+      'recording.stop': async () => this.live.recording.stop(),
+      'recording.state': async () => this.live.recording.state(),
+      'recording.deleteStep': async ({ id }) => this.live.recording.deleteStep(id),
+      'recording.chooseLocator': async ({ id, xpath }) => this.live.recording.chooseLocator(id, xpath),
+      'recording.assert': async ({ runtimeId, attribute }) =>
+        this.live.recording.assert(this.live.node(runtimeId), attribute),
+      'recording.export': async ({ format }) => this.live.recording.export(format),
       'host.stop': async () => {
         const live = this.live;
         if (!live.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
@@ -264,6 +272,7 @@ export class InspectorDispatcher {
     if (this.closed) return;
     this.evaluations.close();
     if (this.live.picker?.belongsTo(this)) this.live.picker.stop('the connection closed');
+    await this.live.recording.release(this).catch(() => undefined);
     this.closed = true;
     this.stopEvents();
     const snapshot = this.snapshot;

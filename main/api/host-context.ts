@@ -14,6 +14,7 @@ import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { accessibilityStatus, accessibilitySwitchOf } from '../services/accessibility-status.js';
 import { boundsOf } from '../services/bounds.js';
 import { providerStatus } from '../services/provider-status.js';
+import { RecordingControl } from '../services/recording-control.js';
 import { defaultSettingsFile, SettingsStore } from '../services/settings.js';
 import { XPathService } from '../xpath/xpath-service.js';
 import { resolveLimits, type HostLimits } from './limits.js';
@@ -66,6 +67,8 @@ export class HostContext {
   snapshotName: string | undefined;
   /** Loads the tree in the background once the desktop was listed (interactive hosts only). */
   warmer: TreeWarmer | undefined;
+  /** The host's one recording of the user's input (`recording.*`). */
+  readonly recording: RecordingControl;
 
   private constructor(
     readonly runtime: Runtime,
@@ -74,6 +77,9 @@ export class HostContext {
     private readonly limitOverrides: Partial<HostLimits>,
   ) {
     this.summaries = new NodeSummaries(runtime);
+    this.recording = new RecordingControl(runtime, xpath, (change) =>
+      this.emit({ type: 'recording.changed', ...change }),
+    );
     this.highlights = new HighlightOwnership(() => runtime.platform?.highlight);
     this.changes = new TreeChangeBatcher((changes, overflow) => this.emit({ type: 'tree.changed', changes, overflow }));
     this.focus = new FocusAnnouncer((node) => {
@@ -250,6 +256,7 @@ export class HostContext {
     this.changes.close();
     this.unsubscribe();
     this.picker?.stop('the host is shutting down');
+    await this.recording.close();
     this.listeners.clear();
     await this.clearHighlight();
     await this.settings.flush();

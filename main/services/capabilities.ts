@@ -20,5 +20,6 @@ export function capabilitiesOf(runtime: Runtime, host: HostFeatures): Capabiliti
     stop: host.hostStop !== undefined,
     screen: platform?.screenshot !== undefined,
     interact: platform?.pointer !== undefined && platform.keyboard !== undefined,
+    record: platform?.inputRecorder !== undefined,
   };
 }

@@ -40,6 +40,18 @@ export async function elementAtPoint(runtime: Runtime, point: Point): Promise<Ru
   return stack?.[0];
 }
 
+/**
+ * The deepest element at the point whose Bounds hold it. A toolkit may answer a point with an element that is not
+ * there (GTK 3 answers a notebook tab with the page's hidden scroll pane): the nearest ancestor that covers the point
+ * stands for it then; the deepest when none says.
+ */
+export async function elementCoveringPoint(runtime: Runtime, point: Point): Promise<RuntimeNode | undefined> {
+  const [stack] = await elementStacksAtPoint(runtime, point);
+  if (!stack) return undefined;
+  for (const node of stack) if (contains(await boundsOf(node).catch(() => undefined), point)) return node;
+  return stack[0];
+}
+
 /** Deepest first, through the first top-level window whose Bounds contain the point (the last child containing it). */
 async function stackByBounds(runtime: Runtime, point: Point): Promise<RuntimeNode[]> {
   let budget = BOUNDS_WALK_BUDGET;

@@ -13,7 +13,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { boundsOf, contains } from './bounds.js';
-import { elementAtPoint } from './hit-test.js';
+import { elementCoveringPoint } from './hit-test.js';
 import { locateNodes } from './locate.js';
 
 /** How long after a click or a key that may move the focus a typed key waits for the focus event it may cause. */
@@ -27,6 +27,9 @@ const FOCUS_LOG_LIMIT = 64;
 const TYPING_MODIFIERS = ['Ctrl', 'Alt', 'Super'];
 const MODIFIER_ORDER = ['Ctrl', 'Alt', 'Shift', 'Super', 'AltGr'];
 
+/** Steps a recording keeps unless told otherwise; it stops recording there. */
+export const DEFAULT_MAX_STEPS = 1000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type RecorderListener = (steps: readonly RecordedStep[]) => void;
@@ -34,7 +37,12 @@ export type RecorderListener = (steps: readonly RecordedStep[]) => void;
 export interface RecorderStatus {
   /** How the platform records (X11: RECORD). */
   mechanism: string;
+  /** Still copying input (not stopped). */
+  recording: boolean;
   steps: number;
+  maxSteps: number;
+  /** Recording stopped itself at maxSteps. */
+  limitReached: boolean;
   /** Clicks on nothing the tree knows, and keys typed while no element had the focus: not part of any step. */
   unattributed: number;
 }
@@ -114,16 +122,21 @@ export class Recorder {
   private recording: InputRecording | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
+  private limitReached = false;
 
   private constructor(
     private readonly runtime: Runtime,
     private readonly xpath: XPathService,
+    private readonly maxSteps: number,
   ) {
-    this.hover = new HoverTracker((point) => elementAtPoint(runtime, point));
+    this.hover = new HoverTracker((point) => elementCoveringPoint(runtime, point));
   }
 
-  /** Starts recording; fails with `unsupported` when the platform cannot copy input (no RECORD, Wayland). */
-  static async start(runtime: Runtime, xpath: XPathService): Promise<Recorder> {
+  /**
+   * Starts recording; fails with `unsupported` when the platform cannot copy input (no RECORD, Wayland). Recording
+   * stops by itself once it holds `maxSteps` steps.
+   */
+  static async start(runtime: Runtime, xpath: XPathService, options: { maxSteps?: number } = {}): Promise<Recorder> {
     const device = runtime.platform?.inputRecorder;
     if (!device) {
       const reason = runtime.platform?.unavailable.find((entry) => entry.device === 'inputRecorder')?.reason;
@@ -132,7 +145,7 @@ export class Recorder {
         `recording needs a platform that copies the user's input${reason ? `: ${reason}` : ' (X11 with RECORD)'}`,
       );
     }
-    const recorder = new Recorder(runtime, xpath);
+    const recorder = new Recorder(runtime, xpath, options.maxSteps ?? DEFAULT_MAX_STEPS);
     recorder.unsubscribe = runtime.registerEventSink((event) => {
       if (event.kind === 'NodeUpdated' && (!event.attributes || event.attributes.includes(AttributeNames.IsFocused))) {
         const node = runtime.node(event.runtimeId);
@@ -148,7 +161,14 @@ export class Recorder {
   }
 
   status(): RecorderStatus {
-    return { mechanism: this.mechanism, steps: this.stepList.length, unattributed: this.unattributedCount };
+    return {
+      mechanism: this.mechanism,
+      recording: !this.stopped,
+      steps: this.stepList.length,
+      maxSteps: this.maxSteps,
+      limitReached: this.limitReached,
+      unattributed: this.unattributedCount,
+    };
   }
 
   /** The steps so far, in order (copies). */
@@ -171,6 +191,7 @@ export class Recorder {
     }
     await this.queue;
     while (this.pendingLocates.size > 0) await Promise.all([...this.pendingLocates]);
+    this.changed();
     return this.steps();
   }
 
@@ -240,6 +261,7 @@ export class Recorder {
 
   private enqueue(work: () => Promise<void>): void {
     this.queue = this.queue.then(work).catch((error: unknown) => {
+      if (error instanceof InspectorError && error.code === 'limit-exceeded') return; // status() says so
       process.emitWarning(`recorder: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
@@ -312,7 +334,7 @@ export class Recorder {
   private async elementPressed(point: Point, hover: Hover | undefined): Promise<RuntimeNode | undefined> {
     const hovered = hover ? await hover.result : undefined;
     if (hovered && contains(await boundsOf(hovered), point)) return hovered;
-    return elementAtPoint(this.runtime, point).catch(() => undefined);
+    return elementCoveringPoint(this.runtime, point).catch(() => undefined);
   }
 
   // --- keys ---
@@ -385,6 +407,12 @@ export class Recorder {
   // --- steps ---
 
   private addStep(action: RecordedStep['action'], node: RuntimeNode): RecordedStep {
+    if (this.stepList.length >= this.maxSteps) {
+      this.limitReached = true;
+      // The queue this runs on is what stop() waits for: stop from outside it.
+      setImmediate(() => void this.stop());
+      throw new InspectorError('limit-exceeded', `the recording holds its ${this.maxSteps} steps at most`);
+    }
     const step: RecordedStep = { id: this.nextId++, action, target: targetOf(node) };
     this.stepList.push(step);
     this.changed();

@@ -19,6 +19,7 @@ import { SnapshotTools } from './SnapshotTools.js';
 import { StatusBar } from './StatusBar.js';
 import { TreeView } from './TreeView.js';
 import { EventsPanel } from './EventsPanel.js';
+import { RecorderPanel } from './RecorderPanel.js';
 import { nodeLabel } from '../model/labels.js';
 import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
 
@@ -96,6 +97,7 @@ function consoleViews(dark: boolean, shown: boolean): TabSpec[] {
         ),
     },
     { id: 'events', title: 'Events', render: () => <EventsPanel /> },
+    { id: 'recorder', title: 'Recorder', render: () => <RecorderPanel /> },
   ];
 }
 

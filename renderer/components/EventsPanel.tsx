@@ -1,17 +1,6 @@
 import { UI_EVENT_TYPES, eventLine, type UiEventRecord, type UiEventType } from '../../shared/model/ui-events.js';
 import { useSlice, useStores } from '../app-context.js';
-
-/** Offers the shown events as a JSON-lines file. */
-function download(text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'accessibility-events.jsonl';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { saveText } from './clipboard.js';
 
 function detailText(record: UiEventRecord): string {
   // The text line without its time, type and node: what the event says.
@@ -43,7 +32,11 @@ export function EventsPanel() {
         <button type="button" onClick={() => actions.clear()}>
           Clear
         </button>
-        <button type="button" disabled={state.events.length === 0} onClick={() => download(actions.exportLines())}>
+        <button
+          type="button"
+          disabled={state.events.length === 0}
+          onClick={() => saveText(actions.exportLines(), 'accessibility-events.jsonl', 'application/x-ndjson')}
+        >
           Export JSON lines
         </button>
         <label>

@@ -4,18 +4,7 @@ import { useSlice, useStores } from '../app-context.js';
 import { errorOf } from '../model/errors.js';
 import { nodeLabel } from '../model/labels.js';
 import { openSnapshotView } from '../stores/snapshot-view.js';
-
-/** Offers a text as a file download (the browser's save dialog or downloads folder). */
-function download(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/xml' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { saveText } from './clipboard.js';
 
 /** `Window "Sign in"` -> `window-sign-in.xml`. */
 export function snapshotFileName(label: string): string {
@@ -38,7 +27,7 @@ export function SnapshotTools() {
     if (!target) return;
     client.snapshot({ runtimeId: target.runtimeId }).then(
       ({ xml, nodes }) => {
-        download(xml, snapshotFileName(nodeLabel(target)));
+        saveText(xml, snapshotFileName(nodeLabel(target)), 'application/xml');
         session.getState().say(`Saved ${nodes} nodes of ${nodeLabel(target)} as a snapshot`);
       },
       (error: unknown) => session.getState().say(`Snapshot failed: ${errorOf(error).message}`, 'error'),

@@ -17,3 +17,15 @@ export async function copyText(text: string): Promise<void> {
   area.remove();
   if (!ok) throw new Error('the clipboard is not available');
 }
+
+/** Offers text as a file to save (the browser's save dialog or downloads folder). */
+export function saveText(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

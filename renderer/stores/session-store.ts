@@ -63,6 +63,7 @@ const NO_CAPABILITIES: Capabilities = {
   stop: false,
   screen: false,
   interact: false,
+  record: false,
 };
 
 /** The host's capabilities; none until the host answered. */

@@ -16,6 +16,7 @@ import { HIGHLIGHT_MS } from '../model/placement.js';
 import { ownApplicationsXPath } from '../model/own-windows.js';
 import { createScreenStore } from './screen-store.js';
 import { createEventsStore } from './events-store.js';
+import { createRecorderStore } from './recorder-store.js';
 import { createSelectionHighlight } from './selection-highlight.js';
 import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
 import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
@@ -64,6 +65,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
   const screen = createScreenStore(client);
   const events = createEventsStore(client, { reveal: (runtimeId) => tree.getState().reveal(runtimeId) });
+  const recorder = createRecorderStore(client);
   // What is outlined on the real screen is outlined in the Screen view too.
   const selectionHighlight = createSelectionHighlight(client, {
     tree,
@@ -82,6 +84,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     screen,
     highlight: selectionHighlight.store,
     events,
+    recorder,
   };
 
   const applySettings = () => {
@@ -96,6 +99,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
       tree.getState().handleEvent(event);
       session.getState().handleEvent(event);
       events.getState().handleEvent(event);
+      recorder.getState().handleEvent(event);
       if (
         event.type === 'focus.changed' &&
         settings.getState().followFocus &&
@@ -181,6 +185,8 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   const start = async () => {
     const info = await session.getState().connect();
     if (!info) return;
+    // A recording may be running from before this page (a reload).
+    if (info.status.capabilities.record) void recorder.getState().load();
 
     if (!selectAccessibilityOn(session.getState())) return;
     await tree.getState().setRoot(info.desktop);

@@ -95,6 +95,7 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     stop: false,
     screen: false,
     interact: false,
+    record: false,
   });
   const info = await session.getState().connect();
   assert.equal(info?.desktop.runtimeId, 'platynui:Desktop');
@@ -106,6 +107,7 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     stop: false,
     screen: true,
     interact: true,
+    record: true,
   });
   assert.deepEqual(
     info?.status.providers.map((p) => `${p.displayName} (${p.state})`),

@@ -177,6 +177,14 @@ export class InspectorClient {
   typeKeys = (keys: string) => this.request('screen.type', { keys });
   subscribeEvents = (filter: ParamsInput<'events.subscribe'> = {}) => this.request('events.subscribe', filter);
   unsubscribeEvents = () => this.request('events.unsubscribe');
+  startRecording = (maxSteps?: number) => this.request('recording.start', maxSteps ? { maxSteps } : {});
+  stopRecording = () => this.request('recording.stop');
+  recordingState = () => this.request('recording.state');
+  deleteRecordedStep = (id: number) => this.request('recording.deleteStep', { id });
+  chooseStepLocator = (id: number, xpath: string) => this.request('recording.chooseLocator', { id, xpath });
+  addRecordedAssertion = (runtimeId: string, attribute: ParamsInput<'recording.assert'>['attribute']) =>
+    this.request('recording.assert', { runtimeId, attribute });
+  exportRecording = (format: ParamsInput<'recording.export'>['format']) => this.request('recording.export', { format });
 
   /** Starts an evaluation; items stream to `onItems` before `done` resolves. */
   evaluate(xpath: string, options: EvaluateOptions = {}): EvaluationHandle {

@@ -4,6 +4,8 @@ import type { UiValue } from '../model/values.js';
 import { ERROR_CODES } from '../model/errors.js';
 import { CHECK_FORMATS } from '../checks/model.js';
 import { UI_EVENT_TYPES } from '../model/ui-events.js';
+import { ASSERTABLE_ATTRIBUTES } from '../recording/steps.js';
+import { RECORDING_FORMATS } from '../recording/export.js';
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -154,6 +156,8 @@ export const CapabilitiesSchema = z.object({
   screen: z.boolean(),
   /** `screen.click`, `screen.scroll`, `screen.type`: the platform has a pointer and a keyboard (interact mode). */
   interact: z.boolean(),
+  /** `recording.*`: the platform copies the user's input (X11 with RECORD). */
+  record: z.boolean(),
 });
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 
@@ -201,6 +205,47 @@ export const TabOrderWindowSchema = z.object({
   presses: z.number().int(),
 });
 export type ApiTabOrderWindow = z.infer<typeof TabOrderWindowSchema>;
+/** A recording keeps at most this many steps (`recording.start` may ask for fewer); recording stops there. */
+export const MAX_RECORDED_STEPS = 1000;
+
+const TypedPartSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('chord'), keys: z.array(z.string()).readonly() }),
+  z.object({ kind: z.literal('secret'), variable: z.string() }),
+]);
+/** One recorded step (shared/recording/steps.ts): what was done, on which element, found by which locators. */
+export const RecordedStepSchema = z.object({
+  id: z.number().int(),
+  action: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('click'), button: z.enum(['left', 'middle', 'right']), count: z.number().int() }),
+    z.object({ kind: z.literal('type'), parts: z.array(TypedPartSchema).readonly() }),
+    z.object({ kind: z.literal('focus') }),
+    z.object({ kind: z.literal('assert'), attribute: z.enum(ASSERTABLE_ATTRIBUTES), expected: z.string() }),
+  ]),
+  target: z.object({
+    runtimeId: z.string(),
+    namespace: NamespaceSchema,
+    role: z.string(),
+    name: z.string(),
+    locators: z.array(LocatorSchema).readonly(),
+  }),
+  /** A short description (`click Button "OK"`). */
+  description: z.string(),
+});
+export type ApiRecordedStep = z.infer<typeof RecordedStepSchema>;
+/** The host's recording: running or not, and its steps in order. */
+export const RecordingStateSchema = z.object({
+  recording: z.boolean(),
+  /** How the platform records (X11: RECORD); `none` before the first recording. */
+  mechanism: z.string(),
+  steps: z.array(RecordedStepSchema),
+  /** Clicks on nothing the tree knows and keys typed while nothing had the focus (not part of any step). */
+  unattributed: z.number().int(),
+  maxSteps: z.number().int(),
+  /** Recording stopped because it reached `maxSteps`. */
+  limitReached: z.boolean(),
+});
+export type RecordingStateInfo = z.infer<typeof RecordingStateSchema>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
@@ -588,6 +633,41 @@ export const methods = {
     params: z.strictObject({ keys: z.string().min(1).max(10_000) }),
     result: z.object({ done: z.boolean() }),
   },
+  /**
+   * Records what the user does in the inspected applications (never in the inspector's own windows) as steps,
+   * replacing the previous recording; `recording.changed` events carry the steps as they come. One recording per
+   * host: starting one stops another's. It stops at `recording.stop`, at `maxSteps`, or when the connection that
+   * started it closes; its steps stay (for editing and export) until the next start.
+   */
+  'recording.start': {
+    params: z.strictObject({
+      maxSteps: z.number().int().positive().max(MAX_RECORDED_STEPS).default(MAX_RECORDED_STEPS),
+    }),
+    result: RecordingStateSchema,
+  },
+  /** Stops recording once the input already copied became steps and their locators were verified. */
+  'recording.stop': { params: empty, result: RecordingStateSchema },
+  /** The recording as it is now (a page that connects while one runs). */
+  'recording.state': { params: empty, result: RecordingStateSchema },
+  'recording.deleteStep': {
+    params: z.strictObject({ id: z.number().int().nonnegative() }),
+    result: RecordingStateSchema,
+  },
+  /** Makes another of the step's verified locators its first (the one the scripts use). */
+  'recording.chooseLocator': {
+    params: z.strictObject({ id: z.number().int().nonnegative(), xpath: z.string().min(1).max(100_000) }),
+    result: RecordingStateSchema,
+  },
+  /** Adds a step asserting the node's attribute as it is now (never a secure field's value). */
+  'recording.assert': {
+    params: z.strictObject({ runtimeId, attribute: z.enum(ASSERTABLE_ATTRIBUTES) }),
+    result: RecordingStateSchema,
+  },
+  /** The recording as a script: Robot Framework, Python (platynui_native), dogtail or a shell script of the CLI. */
+  'recording.export': {
+    params: z.strictObject({ format: z.enum(RECORDING_FORMATS) }),
+    result: z.object({ format: z.enum(RECORDING_FORMATS), script: z.string(), steps: z.number().int() }),
+  },
   /** Ends the host and everything it started (a virtual desktop and its applications), like Ctrl-C does. */
   'host.stop': { params: empty, result: z.object({ stopping: z.boolean() }) },
 } as const;
@@ -648,6 +728,18 @@ export const EventSchema = z.discriminatedUnion('type', [
     received: z.number().int(),
     coalesced: z.number().int(),
     dropped: z.number().int(),
+  }),
+  /**
+   * The recording changed (at most one event every ~100 ms): `steps` holds the steps added or changed since the last
+   * event, `removed` the ids of those deleted; the steps keep the order of their ids.
+   */
+  z.object({
+    type: z.literal('recording.changed'),
+    recording: z.boolean(),
+    steps: z.array(RecordedStepSchema),
+    removed: z.array(z.number().int()),
+    unattributed: z.number().int(),
+    limitReached: z.boolean(),
   }),
 ]);
 export type InspectorEvent = z.infer<typeof EventSchema>;

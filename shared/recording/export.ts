@@ -215,6 +215,26 @@ function dogtailTyping(parts: readonly TypedPart[]): string[] {
   });
 }
 
+/**
+ * A double (triple ...) click paced like a person's and like this project's own pointer: each click a press and a
+ * release, 70 ms between clicks, all inside the double-click time. dogtail's doubleClick sends its four button
+ * events within 3 ms, which a busy application was seen to take as one click.
+ */
+const DOGTAIL_MULTI_CLICK: readonly string[] = [
+  'def multi_click(node, button, count):',
+  '    """`count` clicks at the centre of the node, 70 ms apart: one double (triple ...) click."""',
+  '    x = node.position[0] + node.size[0] / 2',
+  '    y = node.position[1] + node.size[1] / 2',
+  '    rawinput.point(x, y)',
+  '    for click in range(count):',
+  '        if click > 0:',
+  '            time.sleep(0.07)',
+  '        rawinput.registry.generateMouseEvent(x, y, "b%sc" % button)',
+  '    time.sleep(config.actionDelay)',
+  '',
+  '',
+];
+
 function dogtailFinder(target: ExportTarget): string[] {
   return target.dogtail ? dogtailSearch(target.dogtail) : [];
 }
@@ -226,12 +246,14 @@ export function renderRecordingDogtail(steps: readonly RecordedStep[]): string {
     '"""Recorded by PlatynUI Inspector: replays the steps with dogtail."""',
     'import os',
     'import sys',
+    'import time',
     ...dogtailPrelude('predicate, rawinput, tree'),
     ...(secrets.length > 0
       ? [`# Text typed into secure fields is never recorded: set ${secrets.join(', ')} in the environment.`, '']
       : []),
     '',
     ...DOGTAIL_NTH,
+    ...(steps.some((step) => step.action.kind === 'click' && step.action.count > 1) ? DOGTAIL_MULTI_CLICK : []),
     'def main():',
   ];
   steps.forEach((step, index) => {
@@ -247,8 +269,9 @@ export function renderRecordingDogtail(steps: readonly RecordedStep[]): string {
     switch (action.kind) {
       case 'click': {
         const button = action.button === 'left' ? 1 : action.button === 'middle' ? 2 : 3;
-        if (action.count === 2) lines.push(`    node.doubleClick(${button})`);
-        else for (let i = 0; i < action.count; i++) lines.push(`    node.click(${button})`);
+        lines.push(
+          action.count > 1 ? `    multi_click(node, ${button}, ${action.count})` : `    node.click(${button})`,
+        );
         break;
       }
       case 'type':

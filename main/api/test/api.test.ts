@@ -298,6 +298,7 @@ test('snapshot, settings, status and accessibility', async () => {
     stop: false,
     screen: true,
     interact: true,
+    record: true,
   });
   assert.equal((await rejection(client.enableAccessibility())).code, 'unsupported');
 });
@@ -315,6 +316,7 @@ test('capabilities follow the platform: without one there is nothing to pick wit
       stop: false,
       screen: false,
       interact: false,
+      record: false,
     });
   } finally {
     await bare.close();

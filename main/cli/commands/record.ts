@@ -48,7 +48,13 @@ export function registerRecord(program: Command): void {
       const { runtime, xpath } = devices.tree!;
       const recorder = await Recorder.start(runtime, xpath);
       const announced = new Set<number>();
+      let limitSaid = false;
       recorder.onChange((steps) => {
+        const { limitReached, maxSteps } = recorder.status();
+        if (limitReached && !limitSaid) {
+          limitSaid = true;
+          process.stderr.write(`recording stopped at its limit of ${maxSteps} steps; stop with Ctrl-C to write them\n`);
+        }
         for (const step of steps) {
           if (announced.has(step.id)) continue;
           announced.add(step.id);

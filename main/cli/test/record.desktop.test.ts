@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
 import { launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
+import { snapshotWithoutGeometry } from '../../../e2e/support/gtk3-demo-flow.js';
 import { projectRoot } from '../../../e2e/support/paths.js';
 import { renderRecording } from '../../../shared/recording/export.js';
 import type { RecordedStep } from '../../../shared/recording/steps.js';
@@ -52,18 +53,7 @@ async function eventually(read: () => string, expected: string, what: string, ti
 
 /** The form's end state as a user would compare it: its snapshot with the default attributes, geometry left out. */
 function endState(): string {
-  const run = cli([
-    'snapshot',
-    FORM,
-    '--attrs',
-    'default',
-    '--exclude',
-    'control:Bounds*',
-    '--exclude',
-    'control:ActivationPoint*',
-  ]);
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout;
+  return snapshotWithoutGeometry(sessionEnv(), FORM);
 }
 
 const EXPECTED_STATUS = `submitted Ada Lovelace (${PASSWORD.length} characters) subscribed`;

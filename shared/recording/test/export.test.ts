@@ -228,7 +228,9 @@ test('dogtail: every output compiles; keys become rawinput calls, the secret com
     dogtail,
     /node = tree\.root\.application\("demo"\)\n {4}node = node\.findChild\(predicate\.GenericPredicate\(roleName="button", name="OK"\), recursive=True, retry=True\)\n {4}node\.click\(1\)/,
   );
-  assert.match(dogtail, /node\.doubleClick\(1\)/);
+  assert.match(dogtail, /multi_click\(node, 1, 2\)/);
+  assert.match(dogtail, /def multi_click\(node, button, count\):/);
+  assert.doesNotMatch(renderRecording('dogtail', [STEPS[0]!]), /multi_click/, 'only where a step needs it');
   assert.match(dogtail, /node\.click\(3\)/);
   assert.match(
     dogtail,
