@@ -220,7 +220,7 @@ export function queryMockFile(xpath: string, options: QueryOptions): boolean {
 }
 
 /** `snapshot` over a mock file alone; false when the fast path declines. */
-export function snapshotMockFile(xpath: string, options: SnapshotOptions): boolean {
+export async function snapshotMockFile(xpath: string, options: SnapshotOptions): Promise<boolean> {
   const session = openMockFile(options);
   if (!session) return false;
   const started = performance.now();
@@ -233,7 +233,7 @@ export function snapshotMockFile(xpath: string, options: SnapshotOptions): boole
   startDeadline(session.tree, options.timeout);
   const select = { ...snapshotSelection(options), maxDepth: options.maxDepth };
   const trees = roots.map((root) => collectMockSubtree(session, root.index, select));
-  writeSnapshotOutput(trees, options);
+  await writeSnapshotOutput(trees, options);
   if (options.stats) {
     writeStats({ evalMs: performance.now() - started, nodesFetched: session.tree.size, results: trees.length });
   }

@@ -190,6 +190,12 @@ export interface ProviderNode {
   peekAttributes?(): readonly ProviderAttribute[] | undefined;
   /** All attribute values at once; providers may do this in bulk. */
   readAllAttributes?(): Promise<readonly AttributeEntry[]>;
+  /**
+   * Drops the values read for this node and its attribute list (not its header data nor its children): for a caller
+   * that read them once and will not ask again (a streamed snapshot), so memory does not grow with the tree. The next
+   * read asks again.
+   */
+  releaseReadValues?(): void;
   supportedPatterns(): Promise<readonly string[]>;
   /** What supportedPatterns() would answer now, when the provider knows it without any call; else undefined. */
   peekSupportedPatterns?(): readonly string[] | undefined;
