@@ -37,6 +37,11 @@ export interface ProviderDescriptor {
    * produce beyond the control attributes every node may have, so typos can be told from names not loaded yet.
    */
   names?: { readonly elements: readonly string[]; readonly attributes?: readonly string[] };
+  /**
+   * Every `app:Application` node the provider makes is one of its roots (a child of the desktop), never deeper: a
+   * query for applications then looks only at the desktop's children (XdmTree.applicationsOnlyAtTop).
+   */
+  applicationsOnlyAtTop?: boolean;
 }
 
 export interface ProviderOptions {
