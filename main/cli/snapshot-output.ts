@@ -2,14 +2,13 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { AttributePattern } from '../services/attribute-filter.js';
 import { once } from 'node:events';
-import { streamNodes, xmlStreamWriter, type SnapshotStreamWriter } from '../../shared/snapshot/xml-writer.js';
+import { xmlStreamWriter, type SnapshotStreamWriter } from '../../shared/snapshot/xml-writer.js';
 import type { StreamPace } from '../services/snapshot-stream.js';
 import {
   chunked,
   jsonStreamWriter,
   textStreamWriter,
   type AttributeSelection,
-  type CollectedNode,
   type SelectOptions,
   type SnapshotEntry,
 } from '../services/snapshot.js';
@@ -124,14 +123,6 @@ export async function streamSnapshotOutput<R>(
     return;
   }
   await document(roots, stdoutTarget());
-}
-
-/** Writes collected trees as streamSnapshotOutput does. */
-export function writeSnapshotOutput(trees: readonly CollectedNode[], options: SnapshotOutputOptions): Promise<void> {
-  return streamSnapshotOutput(trees, options, (tree, writer) => {
-    streamNodes([tree], writer);
-    return Promise.resolve();
-  });
 }
 
 /** Where a document's chunks go, and when it has taken them. */
