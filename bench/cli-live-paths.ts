@@ -154,6 +154,7 @@ async function main(): Promise<void> {
           ['query.count-top', ['query', 'count(/*)', '--stats']],
           ['query.button.warm', ['query', button, '--stats']],
           ['query.button.scoped', ['query', `${app}${button}`, '--stats']],
+          ['query.button.scoped-anywhere', ['query', `//${app}${button}`, '--stats']],
           ['snapshot.default.warm', ['snapshot', app, '--format', 'json']],
           ['snapshot.all.warm', ['snapshot', app, '--format', 'json', '--attrs', 'all']],
           ['pick', ['pick', '--at', at, '--stats']],

@@ -4,7 +4,7 @@
 // 20,000-level file refused with its position. Goals (issues 13 and 14): each query within 3x of xmllint; the deep
 // file under 0.5 s, the refusal under 2 s.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,17 +20,34 @@ function deepTree(levels: number): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<snapshot xmlns="urn:platynui:control">\n${'<Pane Name="p">'.repeat(levels)}${'</Pane>'.repeat(levels)}\n</snapshot>\n`;
 }
 
-/** Median wall time in ms of RUNS runs of a command (output discarded); the last run's exit status and stderr. */
-function time(command: string, args: readonly string[]): { ms: number; status: number | null; stderr: string } {
+const GNU_TIME = '/usr/bin/time';
+const peakFile = path.join(dir, 'peak');
+
+/**
+ * Median wall time in ms of RUNS runs of a command (output discarded), the highest peak memory in MB (GNU time's
+ * maximum resident set size; NaN without /usr/bin/time); the last run's exit status and stderr.
+ */
+function time(
+  command: string,
+  args: readonly string[],
+): { ms: number; peakMb: number; status: number | null; stderr: string } {
   const samples: number[] = [];
+  let peakMb = Number.NaN;
   let last = { status: null as number | null, stderr: '' };
+  const measured = existsSync(GNU_TIME);
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
-    const run = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const run = measured
+      ? spawnSync(GNU_TIME, ['-f', '%M', '-o', peakFile, command, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 })
+      : spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
     samples.push(performance.now() - started);
+    if (measured) {
+      const kb = Number(readFileSync(peakFile, 'utf8').trim().split('\n').pop());
+      peakMb = Math.max(Number.isNaN(peakMb) ? 0 : peakMb, kb / 1024);
+    }
     last = { status: run.status, stderr: run.stderr };
   }
-  return { ms: percentile(samples, 50), ...last };
+  return { ms: percentile(samples, 50), peakMb, ...last };
 }
 
 const xmllint = spawnSync('xmllint', ['--version']).status === 0;
@@ -49,18 +66,24 @@ try {
     const cli = time(process.execPath, [bin, 'query', ours, '--mock-file', wide]);
     if (cli.status !== 0) throw new Error(`${name}: the CLI failed: ${cli.stderr}`);
     print(`query.${name}.cli`, cli.ms, 'ms');
+    print(`query.${name}.cli.peak`, cli.peakMb, 'MB');
     if (!xmllint) continue;
     const lint = time('xmllint', ['--xpath', theirs, wide]);
     print(`query.${name}.xmllint`, lint.ms, 'ms');
     print(`query.${name}.ratio`, cli.ms / lint.ms, 'x (goal <= 3)');
   }
   if (!xmllint) process.stdout.write('xmllint is missing (apt-get install libxml2-utils): no baseline\n');
+  const whole = time(process.execPath, [bin, 'snapshot', '--mock-file', wide, '--format', 'json']);
+  if (whole.status !== 0) throw new Error(`the snapshot of the whole file failed: ${whole.stderr}`);
+  print('snapshot.wide.json.cli', whole.ms, 'ms');
+  print('snapshot.wide.json.cli.peak', whole.peakMb, 'MB');
 
   const deep = path.join(dir, 'deep-4000.xml');
   writeFileSync(deep, deepTree(4000));
   const snapshot = time(process.execPath, [bin, 'snapshot', '--mock-file', deep]);
   if (snapshot.status !== 0) throw new Error(`snapshot of 4,000 levels failed: ${snapshot.stderr}`);
   print('deep4000.snapshot.cli', snapshot.ms, 'ms (goal < 500)');
+  print('deep4000.snapshot.cli.peak', snapshot.peakMb, 'MB');
   const count = time(process.execPath, [bin, 'query', 'count(//*)', '--mock-file', deep]);
   print('deep4000.query.cli', count.ms, 'ms (goal < 500)');
   const tooDeep = path.join(dir, 'deep-20000.xml');

@@ -11,8 +11,10 @@ import type { RuntimeCliOptions } from './command-runtime.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';
 import type { SnapshotOptions } from './commands/snapshot.js';
-import { snapshotSelection, writeSnapshotOutput } from './snapshot-output.js';
-import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions } from '../services/snapshot.js';
+import { snapshotSelection, streamSnapshotOutput } from './snapshot-output.js';
+import type { SnapshotStreamWriter } from '../../shared/snapshot/xml-writer.js';
+import type { StreamPace } from '../services/snapshot-stream.js';
+import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions, SnapshotEntry } from '../services/snapshot.js';
 import { itemJsonOf, itemText, readSelectedFrom, selectAttributes } from '../services/snapshot.js';
 
 /**
@@ -163,19 +165,8 @@ export function collectMockSubtree(
   root: number,
   options: SelectOptions & { maxDepth: number | undefined },
 ): CollectedNode {
-  const { tree, view } = opened;
-  const make = (node: number): CollectedNode => {
-    tree.checkCancelled();
-    const identity = view(node);
-    return {
-      runtimeId: identity.runtimeId,
-      name: identity.name,
-      namespace: identity.namespace,
-      role: identity.role,
-      attributes: selectAttributes(readSelectedFrom(identity, options), options),
-      children: [],
-    };
-  };
+  const { tree } = opened;
+  const make = (node: number): CollectedNode => ({ ...mockEntry(opened, node, options), children: [] });
   const top = make(root);
   const pending: Array<[number, CollectedNode, number]> = [[root, top, 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
@@ -188,6 +179,54 @@ export function collectMockSubtree(
     }
   }
   return top;
+}
+
+/** What a snapshot writes of a node of the file. */
+function mockEntry(opened: OpenedMockFile, node: number, options: SelectOptions): SnapshotEntry {
+  opened.tree.checkCancelled();
+  const identity = opened.view(node);
+  return {
+    runtimeId: identity.runtimeId,
+    name: identity.name,
+    namespace: identity.namespace,
+    role: identity.role,
+    attributes: selectAttributes(readSelectedFrom(identity, options), options),
+  };
+}
+
+/** Ends the node opened last (no node of a file has this index: the document is DOCUMENT, the others from 0). */
+const CLOSE = Number.MIN_SAFE_INTEGER;
+
+/**
+ * Writes the subtree of a node of the file as collectMockSubtree collects it, node by node as it goes (nothing of the
+ * tree is kept), without recursion.
+ */
+async function streamMockSubtree(
+  opened: OpenedMockFile,
+  root: number,
+  options: SelectOptions & { maxDepth: number | undefined },
+  writer: SnapshotStreamWriter<SnapshotEntry>,
+  pace: StreamPace,
+): Promise<void> {
+  const { tree } = opened;
+  // Pending nodes with their depth, the next on top; CLOSE after each opened node's children.
+  const pending: number[] = [root, 0];
+  while (pending.length > 0) {
+    const depth = pending.pop()!;
+    const node = pending.pop()!;
+    if (node === CLOSE) {
+      writer.close();
+      continue;
+    }
+    writer.open(mockEntry(opened, node, options));
+    pending.push(CLOSE, depth);
+    if (options.maxDepth === undefined || depth < options.maxDepth) {
+      const children = tree.structuralChildren(node);
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!, depth + 1);
+    }
+    const wait = pace.backpressure();
+    if (wait) await wait;
+  }
 }
 
 /** Sets the time after which the tree's checkCancelled() ends the command (exit 4). */
@@ -221,7 +260,7 @@ export function queryMockFile(xpath: string, options: QueryOptions): boolean {
 }
 
 /** `snapshot` over a mock file alone; false when the fast path declines. */
-export function snapshotMockFile(xpath: string, options: SnapshotOptions): boolean {
+export async function snapshotMockFile(xpath: string, options: SnapshotOptions): Promise<boolean> {
   const opened = openMockFile(options);
   if (!opened) return false;
   const started = performance.now();
@@ -233,10 +272,11 @@ export function snapshotMockFile(xpath: string, options: SnapshotOptions): boole
   }
   startDeadline(opened.tree, options.timeout);
   const select = { ...snapshotSelection(options), maxDepth: options.maxDepth };
-  const trees = roots.map((root) => collectMockSubtree(opened, root.index, select));
-  writeSnapshotOutput(trees, options);
+  await streamSnapshotOutput(roots, options, (root, writer, pace) =>
+    streamMockSubtree(opened, root.index, select, writer, pace),
+  );
   if (options.stats) {
-    writeStats({ evalMs: performance.now() - started, nodesFetched: opened.tree.size, results: trees.length });
+    writeStats({ evalMs: performance.now() - started, nodesFetched: opened.tree.size, results: roots.length });
   }
   return true;
 }

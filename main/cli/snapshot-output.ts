@@ -1,12 +1,16 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { AttributePattern } from '../services/attribute-filter.js';
+import { once } from 'node:events';
+import { xmlStreamWriter, type SnapshotStreamWriter } from '../../shared/snapshot/xml-writer.js';
+import type { StreamPace } from '../services/snapshot-stream.js';
 import {
-  formatSnapshot,
-  writeSnapshotJson,
+  chunked,
+  jsonStreamWriter,
+  textStreamWriter,
   type AttributeSelection,
-  type CollectedNode,
   type SelectOptions,
+  type SnapshotEntry,
 } from '../services/snapshot.js';
 
 export type SnapshotFormat = 'xml' | 'json' | 'text';
@@ -68,41 +72,87 @@ export function checkSnapshotOutput(options: SnapshotOutputOptions): void {
   }
 }
 
+/** How one subtree is written into an open document (a streamed walk, or a walk of a collected tree). */
+export type WriteRoot<R> = (root: R, writer: SnapshotStreamWriter<SnapshotEntry>, pace: StreamPace) => Promise<unknown>;
+
+/** The stream writer of a format. */
+export function snapshotWriter(
+  format: SnapshotFormat,
+  write: (text: string) => void,
+  pretty: boolean,
+): SnapshotStreamWriter<SnapshotEntry> {
+  if (format === 'xml') return xmlStreamWriter(write, { pretty });
+  if (format === 'json') return jsonStreamWriter(write, { pretty });
+  return textStreamWriter(write);
+}
+
 /**
- * Writes the trees to stdout, to `--output FILE` or to one file per tree (`--split PREFIX`); with a file, stdout
- * gets each file's name on a line of its own.
+ * Writes a subtree of each root to stdout, to `--output FILE` or to one file per root (`--split PREFIX`) as it is
+ * written (`writeRoot`), in chunks, keeping pace with stdout; with a file, stdout gets each file's name on a line of
+ * its own once all are written. `checkCancelled` stops the writing (a timeout).
  */
-export function writeSnapshotOutput(trees: readonly CollectedNode[], options: SnapshotOutputOptions): void {
+export async function streamSnapshotOutput<R>(
+  roots: readonly R[],
+  options: SnapshotOutputOptions,
+  writeRoot: WriteRoot<R>,
+  checkCancelled: () => void = () => {},
+): Promise<void> {
+  const document = async (inDocument: readonly R[], target: OutputTarget) => {
+    const output = chunked(target.write);
+    const writer = snapshotWriter(options.format, output.write, options.pretty);
+    const pace: StreamPace = { backpressure: () => target.backpressure(), checkCancelled };
+    for (const root of inDocument) await writeRoot(root, writer, pace);
+    writer.end();
+    output.flush();
+    await target.backpressure();
+  };
   if (options.split !== undefined) {
-    if (trees.length === 0) process.stderr.write('snapshot: the XPath selected no node; --split wrote no file\n');
-    const names = trees.map((tree, index) => {
-      const file = splitFileName(options.split!, index, options.format);
-      writeToFile(file, '--split', (write) => writeTrees([tree], options, write));
-      return file;
-    });
+    if (roots.length === 0) process.stderr.write('snapshot: the XPath selected no node; --split wrote no file\n');
+    const names: string[] = [];
+    for (const [index, root] of roots.entries()) {
+      const file = splitFileName(options.split, index, options.format);
+      await writeToFile(file, '--split', (target) => document([root], target));
+      names.push(file);
+    }
     for (const file of names) process.stdout.write(`${file}\n`);
     return;
   }
   if (options.output !== undefined) {
-    writeToFile(options.output, '--output', (write) => writeTrees(trees, options, write));
+    await writeToFile(options.output, '--output', (target) => document(roots, target));
     process.stdout.write(`${options.output}\n`);
     return;
   }
-  writeTrees(trees, options, (chunk) => process.stdout.write(chunk));
+  await document(roots, stdoutTarget());
 }
 
-function writeTrees(
-  trees: readonly CollectedNode[],
-  options: SnapshotOutputOptions,
-  write: (chunk: string) => void,
-): void {
-  const layout = { pretty: options.pretty };
-  if (options.format === 'json') writeSnapshotJson(trees, write, layout);
-  else write(formatSnapshot(trees, options.format, layout));
+/** Where a document's chunks go, and when it has taken them. */
+export interface OutputTarget {
+  write(chunk: string): void;
+  /** Resolves once the target took the chunks written so far; undefined when it has. */
+  backpressure(): Promise<void> | undefined;
+}
+
+/** stdout, keeping pace with its reader: a pipe's reader that is slower than the snapshot does not make it queue up. */
+function stdoutTarget(): OutputTarget {
+  let waiting: Promise<void> | undefined;
+  return {
+    write(chunk) {
+      if (!process.stdout.write(chunk) && !waiting) {
+        waiting = once(process.stdout, 'drain').then(() => {
+          waiting = undefined;
+        });
+      }
+    },
+    backpressure: () => waiting,
+  };
 }
 
 /** Writes a file through `body`; a file that cannot be written is an error naming the option, the file and why. */
-export function writeToFile(file: string, option: string, body: (write: (chunk: string) => void) => void): void {
+export async function writeToFile(
+  file: string,
+  option: string,
+  body: (target: OutputTarget) => void | Promise<void>,
+): Promise<void> {
   let fd: number;
   try {
     fd = openSync(file, 'w');
@@ -110,9 +160,12 @@ export function writeToFile(file: string, option: string, body: (write: (chunk: 
     throw new InspectorError('invalid-input', `${option}: cannot write "${file}": ${reasonOf(error)}`);
   }
   try {
-    body((chunk) => {
-      const bytes = Buffer.from(chunk, 'utf8');
-      for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
+    await body({
+      write: (chunk) => {
+        const bytes = Buffer.from(chunk, 'utf8');
+        for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
+      },
+      backpressure: () => undefined,
     });
   } catch (error) {
     if (error instanceof InspectorError) throw error;

@@ -37,6 +37,11 @@ export interface ProviderDescriptor {
    * produce beyond the control attributes every node may have, so typos can be told from names not loaded yet.
    */
   names?: { readonly elements: readonly string[]; readonly attributes?: readonly string[] };
+  /**
+   * Every `app:Application` node the provider makes is one of its roots (a child of the desktop), never deeper: a
+   * query for applications then looks only at the desktop's children (XdmTree.applicationsOnlyAtTop).
+   */
+  applicationsOnlyAtTop?: boolean;
 }
 
 export interface ProviderOptions {
@@ -190,6 +195,12 @@ export interface ProviderNode {
   peekAttributes?(): readonly ProviderAttribute[] | undefined;
   /** All attribute values at once; providers may do this in bulk. */
   readAllAttributes?(): Promise<readonly AttributeEntry[]>;
+  /**
+   * Drops the values read for this node and its attribute list (not its header data nor its children): for a caller
+   * that read them once and will not ask again (a streamed snapshot), so memory does not grow with the tree. The next
+   * read asks again.
+   */
+  releaseReadValues?(): void;
   supportedPatterns(): Promise<readonly string[]>;
   /** What supportedPatterns() would answer now, when the provider knows it without any call; else undefined. */
   peekSupportedPatterns?(): readonly string[] | undefined;

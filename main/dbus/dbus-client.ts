@@ -95,6 +95,7 @@ export class DbusClient {
   /** When each peer (by unique or well-known name) last sent us anything. */
   private readonly lastHeard = new Map<string, number>();
   private closed = false;
+  private closedError: InspectorError | undefined;
   private readonly inFlight = new Map<number, InFlight>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   /** Peer-to-peer connections by the destination they carry calls to. */
@@ -280,7 +281,14 @@ export class DbusClient {
   call(spec: CallSpec): Promise<unknown[]> {
     return new Promise<unknown[]>((resolve, reject) => {
       if (this.closed) {
-        reject(new InspectorError('provider-unavailable', 'the accessibility bus connection is closed'));
+        // One error for every call after the close: a bulk load cut short may still issue thousands (an error with
+        // its stack each took seconds after a timeout).
+        reject(
+          (this.closedError ??= new InspectorError(
+            'provider-unavailable',
+            'the accessibility bus connection is closed',
+          )),
+        );
         return;
       }
       const state = this.stateOf(spec.destination);

@@ -172,6 +172,27 @@ export class RuntimeNode {
     return this.attributesCache;
   }
 
+  /**
+   * attributes() for a caller that reads them once (a streamed snapshot): what is read is not kept, here or at the
+   * provider (releaseReadValues), unless it was held already.
+   */
+  async attributesOnce(): Promise<readonly AttributeEntry[]> {
+    if (this.resolvedAttributes) return this.resolvedAttributes;
+    if (this.attributesCache) return this.attributesCache;
+    try {
+      return await this.readAttributes();
+    } finally {
+      this.releaseReadValues();
+    }
+  }
+
+  /** Drops the provider's values read for this node (ProviderNode.releaseReadValues); header data stays. */
+  releaseReadValues(): void {
+    this.valueCache.clear();
+    this.attributeList = undefined;
+    this.source.releaseReadValues?.();
+  }
+
   async attribute(namespace: Namespace, name: string): Promise<AttributeEntry | undefined> {
     const entries = await this.attributes();
     return entries.find((entry) => entry.namespace === namespace && entry.name === name);

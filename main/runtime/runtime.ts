@@ -114,6 +114,11 @@ export class Runtime implements NodeOwner {
     return node;
   }
 
+  /** Every provider makes its applications only as children of the desktop (ProviderDescriptor.applicationsOnlyAtTop). */
+  get applicationsOnlyAtTop(): boolean {
+    return this.providers.every((provider) => provider.descriptor.applicationsOnlyAtTop === true);
+  }
+
   countFetched(nodes: number): void {
     this.fetched += nodes;
   }

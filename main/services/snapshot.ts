@@ -5,7 +5,12 @@ import type { JsonValue, UiValue } from '../../shared/model/values.js';
 import { formatValueText, toJsonValue } from '../../shared/model/values.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
-import { writeSnapshotXml, type SnapshotLayout } from '../../shared/snapshot/xml-writer.js';
+import {
+  streamTrees,
+  writeSnapshotXml,
+  type SnapshotLayout,
+  type SnapshotStreamWriter,
+} from '../../shared/snapshot/xml-writer.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
@@ -181,10 +186,61 @@ export interface SubtreeOptions extends SelectOptions {
   maxDepth: number | undefined;
 }
 
-export interface CollectedNode extends SnapshotNode {
-  runtimeId: string;
-  name: string;
+/** What a snapshot writes of one node (its children come as nodes of their own). */
+export interface SnapshotEntry extends NodeIdentity {
+  attributes: AttributeEntry[];
+}
+
+export interface CollectedNode extends SnapshotNode, SnapshotEntry {
   children: CollectedNode[];
+}
+
+/** One node read for a snapshot: what is written of it, and its children (none below the depth limit). */
+export interface NodeRead {
+  entry: SnapshotEntry;
+  children: readonly RuntimeNode[];
+}
+
+/**
+ * Reads a node for a snapshot: the selected attributes and the children as the tree owns them. What the runtime
+ * holds (a region after a bulk load) is taken without a promise; only the rest is asked for. `once`: the values are
+ * read for this snapshot only and not kept (RuntimeNode.attributesOnce, releaseReadValues).
+ */
+export function readForSnapshot(
+  runtime: Runtime,
+  node: RuntimeNode,
+  options: SelectOptions,
+  atLimit: boolean,
+  once: boolean,
+): NodeRead | Promise<NodeRead> {
+  const names = selectedNames(options);
+  const heldChildren = atLimit ? [] : runtime.peekStructuralChildren(node);
+  const idKnown = node.idDefinitive || options.attrs === 'none';
+  const heldAttributes = idKnown && names !== 'all' ? node.peekAttributesNamed(names) : undefined;
+  const made = (attributes: readonly AttributeEntry[], children: readonly RuntimeNode[]): NodeRead => {
+    if (once) node.releaseReadValues();
+    if (names !== 'all') attributes = attributes.filter((entry) => entry.namespace === 'control');
+    const entry: SnapshotEntry = {
+      runtimeId: node.runtimeId,
+      name: node.name,
+      namespace: node.namespace,
+      role: node.role,
+      attributes: selectAttributes(attributes, options),
+    };
+    return { entry, children };
+  };
+  if (heldChildren && heldAttributes) return made(heldAttributes, heldChildren);
+  return (async () => {
+    if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
+    const attributes =
+      (names === 'all' ? undefined : node.peekAttributesNamed(names)) ??
+      (once && names === 'all' ? node.attributesOnce() : readSelected(node, options));
+    const [read, children] = await Promise.all([
+      attributes,
+      heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+    ]);
+    return made(read, children);
+  })();
 }
 
 /**
@@ -192,7 +248,7 @@ export interface CollectedNode extends SnapshotNode {
  * (a node of `--attrs all` is about seven calls); unbounded, the reads of a 10,000-node tree were all pending at
  * once (70,000 queued calls and their promises: 633 MB).
  */
-const NODES_READ_AT_ONCE = 128;
+export const NODES_READ_AT_ONCE = 128;
 
 /** Collects a node's subtree as the tree owns it (grouped view below the desktop), reading children in parallel. */
 export function collectSubtree(runtime: Runtime, node: RuntimeNode, options: SubtreeOptions): Promise<CollectedNode> {
@@ -206,34 +262,10 @@ async function collectNode(
   gate: Gate,
   depth: number,
 ): Promise<CollectedNode> {
-  // What the runtime holds (a region after a bulk load) is taken without a promise; only the rest is asked for.
   const atLimit = options.maxDepth !== undefined && depth >= options.maxDepth;
-  const names = selectedNames(options);
-  const heldChildren = atLimit ? [] : runtime.peekStructuralChildren(node);
-  const idKnown = node.idDefinitive || options.attrs === 'none';
-  const heldAttributes = idKnown && names !== 'all' ? node.peekAttributesNamed(names) : undefined;
-  let attributes: readonly AttributeEntry[];
-  let children: readonly RuntimeNode[];
-  if (heldChildren && heldAttributes) {
-    [attributes, children] = [heldAttributes, heldChildren];
-  } else {
-    [attributes, children] = await gate.run(async () => {
-      if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
-      return Promise.all([
-        (names === 'all' ? undefined : node.peekAttributesNamed(names)) ?? readSelected(node, options),
-        heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-      ]);
-    });
-  }
-  if (names !== 'all') attributes = attributes.filter((entry) => entry.namespace === 'control');
-  const collected: CollectedNode = {
-    runtimeId: node.runtimeId,
-    name: node.name,
-    namespace: node.namespace,
-    role: node.role,
-    attributes: selectAttributes(attributes, options),
-    children: [],
-  };
+  const held = readForSnapshot(runtime, node, options, atLimit, false);
+  const { entry, children } = held instanceof Promise ? await gate.run(() => held) : held;
+  const collected: CollectedNode = { ...entry, children: [] };
   if (children.length > 0)
     collected.children = await Promise.all(
       children.map((child) => collectNode(runtime, child, options, gate, depth + 1)),
@@ -252,6 +284,91 @@ export function snapshotJson(node: CollectedNode): NodeJson {
   };
 }
 
+/** The characters a chunked output collects before it hands them on. */
+const CHUNK_CHARS = 1 << 20;
+
+/** Collects written text and hands it on in chunks of about a megabyte (flush() hands on the rest). */
+export function chunked(write: (chunk: string) => void): { write: (text: string) => void; flush: () => void } {
+  let buffer = '';
+  const flush = () => {
+    if (buffer === '') return;
+    const chunk = buffer;
+    buffer = '';
+    write(chunk);
+  };
+  return {
+    write: (text) => {
+      buffer += text;
+      if (buffer.length >= CHUNK_CHARS) flush();
+    },
+    flush,
+  };
+}
+
+/**
+ * Writes snapshot JSON as it streams: what JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline writes
+ * (without `pretty`: JSON.stringify of it on one line), byte for byte, nothing kept of a node once it is written.
+ */
+export function jsonStreamWriter(
+  write: (text: string) => void,
+  layout: SnapshotLayout = {},
+): SnapshotStreamWriter<SnapshotEntry> {
+  const pretty = layout.pretty !== false;
+  const newline = pretty ? '\n' : '';
+  const step = pretty ? '  ' : '';
+  const colon = pretty ? ': ' : ':';
+  // The node lists open, outermost first (the roots' list, then each open node's children): items written so far.
+  const counts: number[] = [0];
+  const field = (inner: string, name: string, value: string) => `${newline}${inner}"${name}"${colon}${value},`;
+  /** A list at level L is indented 2L steps, its items 2L+1, their fields 2L+2. */
+  const indent = (steps: number) => step.repeat(steps);
+  return {
+    open(node) {
+      const level = counts.length - 1;
+      const item = indent(2 * level + 1);
+      const inner = indent(2 * level + 2);
+      write(counts[level] === 0 ? `[${newline}${item}` : `,${newline}${item}`);
+      counts[level]!++;
+      const attributesObject = attributesJson(node.attributes);
+      const attributes = pretty
+        ? JSON.stringify(attributesObject, null, 2).replace(/\n/g, `\n${inner}`)
+        : JSON.stringify(attributesObject);
+      write(
+        `{${field(inner, 'runtimeId', JSON.stringify(node.runtimeId))}${field(inner, 'namespace', JSON.stringify(node.namespace))}` +
+          `${field(inner, 'role', JSON.stringify(node.role))}${field(inner, 'name', JSON.stringify(node.name))}` +
+          `${field(inner, 'attributes', attributes)}${newline}${inner}"children"${colon}`,
+      );
+      counts.push(0);
+    },
+    close() {
+      const level = counts.length - 1;
+      if (level === 0) throw new Error('close() without an open node');
+      const written = counts.pop()!;
+      write(written === 0 ? '[]' : `${newline}${indent(2 * level)}]`);
+      write(`${newline}${indent(2 * level - 1)}}`);
+    },
+    end() {
+      if (counts.length !== 1) throw new Error(`end() with ${counts.length - 1} nodes open`);
+      write(counts[0] === 0 ? '[]\n' : `${newline}]\n`);
+    },
+  };
+}
+
+/** Writes `--format text` as it streams: one line a node, indented two spaces a level. */
+export function textStreamWriter(write: (text: string) => void): SnapshotStreamWriter<SnapshotEntry> {
+  let depth = 0;
+  return {
+    open(node) {
+      write(`${'  '.repeat(depth)}${textLine(node)}\n`);
+      depth++;
+    },
+    close() {
+      depth--;
+    },
+    end() {},
+  };
+}
+
 /**
  * Writes JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline (without `pretty`: JSON.stringify of it on
  * one line), byte for byte, in chunks of about a megabyte straight from the collected nodes: no second tree of JSON
@@ -262,56 +379,9 @@ export function writeSnapshotJson(
   write: (chunk: string) => void,
   layout: SnapshotLayout = {},
 ): void {
-  const pretty = layout.pretty !== false;
-  const newline = pretty ? '\n' : '';
-  const step = pretty ? '  ' : '';
-  const colon = pretty ? ': ' : ':';
-  let buffer = '';
-  const out = (text: string) => {
-    buffer += text;
-    if (buffer.length >= 1 << 20) {
-      write(buffer);
-      buffer = '';
-    }
-  };
-  const field = (inner: string, name: string, value: string) => `${newline}${inner}"${name}"${colon}${value},`;
-  const node = (collected: CollectedNode, indent: string): void => {
-    const inner = `${indent}${step}`;
-    const attributesObject = attributesJson(collected.attributes);
-    const attributes = pretty
-      ? JSON.stringify(attributesObject, null, 2).replace(/\n/g, `\n${inner}`)
-      : JSON.stringify(attributesObject);
-    out(
-      `{${field(inner, 'runtimeId', JSON.stringify(collected.runtimeId))}${field(inner, 'namespace', JSON.stringify(collected.namespace))}` +
-        `${field(inner, 'role', JSON.stringify(collected.role))}${field(inner, 'name', JSON.stringify(collected.name))}` +
-        `${field(inner, 'attributes', attributes)}${newline}${inner}"children"${colon}`,
-    );
-    list(collected.children, inner);
-    out(`${newline}${indent}}`);
-  };
-  const list = (nodes: readonly CollectedNode[], indent: string): void => {
-    if (nodes.length === 0) {
-      out('[]');
-      return;
-    }
-    const inner = `${indent}${step}`;
-    out('[');
-    for (let i = 0; i < nodes.length; i++) {
-      out(i === 0 ? `${newline}${inner}` : `,${newline}${inner}`);
-      node(nodes[i]!, inner);
-    }
-    out(`${newline}${indent}]`);
-  };
-  list(trees, '');
-  out('\n');
-  write(buffer);
-}
-
-export function snapshotText(node: CollectedNode, depth = 0, lines: string[] = []): string[] {
-  const label = roleLabel(node);
-  lines.push(`${'  '.repeat(depth)}${node.name ? `${label} "${node.name}"` : label}`);
-  for (const child of node.children) snapshotText(child, depth + 1, lines);
-  return lines;
+  const output = chunked(write);
+  streamTrees(trees, jsonStreamWriter(output.write, layout));
+  output.flush();
 }
 
 /** The text `snapshot` writes for the collected trees in a format (`pretty` applies to xml and json). */
@@ -323,8 +393,10 @@ export function formatSnapshot(
   if (format === 'xml') return writeSnapshotXml(trees, layout);
   if (format === 'json')
     return `${JSON.stringify(trees.map(snapshotJson), null, layout.pretty === false ? undefined : 2)}\n`;
-  return trees
-    .flatMap((tree) => snapshotText(tree))
-    .map((line) => `${line}\n`)
-    .join('');
+  const parts: string[] = [];
+  streamTrees(
+    trees,
+    textStreamWriter((text) => parts.push(text)),
+  );
+  return parts.join('');
 }

@@ -77,6 +77,8 @@ export interface EvaluateRequest {
   generation: number;
   /** Sent only when the worker's mirror must be built anew (no mirror yet, or a change the runtime did not detail). */
   root?: RecordBlock;
+  /** With `root`: the runtime's applications are all children of the desktop (Runtime.applicationsOnlyAtTop). */
+  applicationsOnlyAtTop?: boolean;
   /**
    * Sent instead of `root` when the mirror is of an older generation and the runtime reported every change since,
    * node by node: the worker updates those nodes (and fetches their lists again) and keeps the rest of its mirror.

@@ -325,7 +325,12 @@ export class WorkerLane {
         context: bridge.handleOf(context),
         generation,
         ...(job.maxResults !== undefined ? { maxResults: job.maxResults } : {}),
-        ...(sendRoot ? { root: bridge.block([this.runtime.desktop]) } : {}),
+        ...(sendRoot
+          ? {
+              root: bridge.block([this.runtime.desktop]),
+              applicationsOnlyAtTop: this.runtime.applicationsOnlyAtTop,
+            }
+          : {}),
         ...(!sendRoot && since !== generation
           ? { changes: { since: since!, nodes: this.describe(changedNodes, bridge) } }
           : {}),

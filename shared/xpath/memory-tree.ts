@@ -42,6 +42,8 @@ export class CancelledError extends Error {
 export class MemoryTree implements XdmTree<MemNode> {
   /** Calls of children(), attributes(), attribute() and parent(). */
   accesses = 0;
+  /** XdmTree.applicationsOnlyAtTop: set by a test whose applications are all children of the document. */
+  applicationsOnlyAtTop = false;
   /** Nodes whose children were listed. */
   childLists = 0;
   checks = 0;

@@ -51,6 +51,11 @@ export interface XdmTree<N> {
    * (unnamespaced) is `name`, exactly as attribute(node, null, 'Name') answers.
    */
   elementsNamed?(namespaceUri: string, localName: string, name?: string): ElementList<N> | undefined;
+  /**
+   * Optional: true when `app:Application` elements occur only as children of the document (the live desktop), so
+   * `//app:Application` from the document looks at the document's children alone instead of walking the tree.
+   */
+  readonly applicationsOnlyAtTop?: boolean;
   /** Throws the cancellation error when the evaluation was cancelled; engines call it at every step. */
   checkCancelled(): void;
 }

@@ -77,7 +77,7 @@ export function registerRecord(program: Command): void {
         process.stdout.write(script);
         return;
       }
-      writeToFile(options.output, '--output', (write) => write(script));
+      await writeToFile(options.output, '--output', (target) => target.write(script));
       if (options.format !== 'robot') chmodSync(options.output, 0o755);
       process.stdout.write(`${options.output}\n`);
     } finally {

@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { selectNodes } from '../../services/select-nodes.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
-import { collectSubtree, type AttributeSelection } from '../../services/snapshot.js';
+import type { AttributeSelection } from '../../services/snapshot.js';
+import { streamSubtree } from '../../services/snapshot-stream.js';
 import { parseAttributePattern, type AttributePattern } from '../../services/attribute-filter.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import {
   checkSnapshotOutput,
   snapshotSelection,
-  writeSnapshotOutput,
+  streamSnapshotOutput,
   type SnapshotFormat,
 } from '../snapshot-output.js';
 
@@ -70,7 +71,7 @@ export function registerSnapshot(program: Command): void {
     checkSnapshotOutput(options);
     if (options.mockFile) {
       const { snapshotMockFile } = await import('../mock-file.js');
-      if (snapshotMockFile(xpath, options)) return;
+      if (await snapshotMockFile(xpath, options)) return;
     }
     const opened = await openCommandRuntime(options);
     try {
@@ -81,13 +82,23 @@ export function registerSnapshot(program: Command): void {
         options.timeout,
         `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,
       );
-      const collect = collectSubtree.bind(null, opened.runtime);
       const subtree = { ...snapshotSelection(options), maxDepth: options.maxDepth };
-      const work = Promise.all(roots.map((root) => collect(root, subtree)));
-      const trees = options.timeout !== undefined ? await withTimeout(work, options.timeout) : await work;
-      writeSnapshotOutput(trees, options);
+      // Each node is written as it is read (nothing of the tree is kept); a timeout stops the writing.
+      const deadline = options.timeout === undefined ? Infinity : performance.now() + options.timeout;
+      const timedOut = () => new InspectorError('timeout', `the snapshot did not finish within ${options.timeout} ms`);
+      const checkCancelled = () => {
+        if (performance.now() > deadline) throw timedOut();
+      };
+      const work = streamSnapshotOutput(
+        roots,
+        options,
+        (root, writer, pace) => streamSubtree(opened.runtime, root, subtree, writer, pace),
+        checkCancelled,
+      );
+      if (options.timeout !== undefined) await withTimeout(work, options.timeout, timedOut);
+      else await work;
       if (options.stats) {
-        stats.write(trees.length);
+        stats.write(roots.length);
       }
     } finally {
       await opened.close();
@@ -95,12 +106,9 @@ export function registerSnapshot(program: Command): void {
   });
 }
 
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+function withTimeout<T>(work: Promise<T>, timeoutMs: number, timedOut: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new InspectorError('timeout', `the snapshot did not finish within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => reject(timedOut()), timeoutMs);
     work.then(
       (value) => {
         clearTimeout(timer);

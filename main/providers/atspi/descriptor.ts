@@ -10,6 +10,7 @@ export const ATSPI_DESCRIPTOR: ProviderDescriptor = {
   eventCapabilities: 'StructureWithProperties',
   optIn: false,
   defaultOn: ['linux'],
+  applicationsOnlyAtTop: true,
   names: {
     elements: [
       ...new Set(ATSPI_ROLE_NAMES.map(mapRoleName).map((mapped) => qualifiedRole(mapped.namespace, mapped.role))),

@@ -361,6 +361,11 @@ export class AtspiNode implements ProviderNode {
     }
   }
 
+  releaseReadValues(): void {
+    this.memoMap = undefined;
+    this.attributeList = undefined;
+  }
+
   /** Drops attribute values and the attribute list after an event updated the header in place. */
   dropAttributes(): void {
     this.memoMap?.clear();

@@ -3,6 +3,10 @@ import { ID_TREE_PROPERTIES, IFACE, isNullRef, SAFE_TREE_PROPERTIES } from './at
 import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { newNodeData, runtimeIdOf } from './node-data.js';
+import { Gate } from '../../../shared/gate.js';
+
+/** Nodes whose headers are read at once when the cache missed them (five calls each; the window holds 96). */
+const HEADERS_READ_AT_ONCE = 64;
 
 /**
  * Loads the tree: in bulk where an application offers it (`Cache.GetItems` when the cache is complete, otherwise
@@ -293,37 +297,43 @@ export class TreeLoader {
         missing.push({ key, ref: info.ref });
       }
     }
-    // Nodes the cache did not hold: fetch what the structure pass did not bring, in pipelined calls.
+    // Nodes the cache did not hold: fetch what the structure pass did not bring, in pipelined calls, a bounded number
+    // of nodes at a time (enough to keep the application's window full): thousands of calls issued at once held the
+    // thread for seconds, and a closed connection (a timeout) ends the rest without a call.
+    const gate = new Gate(HEADERS_READ_AT_ONCE);
     await Promise.all(
-      missing.map(async ({ key, ref }) => {
-        const entry = treeByKey.get(key);
-        try {
-          const c = this.calls;
-          if (entry) {
-            const [role, states, interfaces, name, description] = await Promise.all([
-              c.getRole(ref),
-              c.getState(ref),
-              c.getInterfaces(ref),
-              c.getName(ref),
-              c.getDescription(ref),
-            ]);
-            headers.set(key, {
-              role,
-              states,
-              interfaces,
-              name,
-              description,
-              accessibleId: String(entry.properties.AccessibleId ?? ''),
-              childCount: structure.get(key)?.children.length ?? 0,
-            });
-          } else {
-            headers.set(key, await this.fetchHeader(ref));
+      missing.map(({ key, ref }) =>
+        gate.run(async () => {
+          if (this.calls.client.isClosed) return;
+          const entry = treeByKey.get(key);
+          try {
+            const c = this.calls;
+            if (entry) {
+              const [role, states, interfaces, name, description] = await Promise.all([
+                c.getRole(ref),
+                c.getState(ref),
+                c.getInterfaces(ref),
+                c.getName(ref),
+                c.getDescription(ref),
+              ]);
+              headers.set(key, {
+                role,
+                states,
+                interfaces,
+                name,
+                description,
+                accessibleId: String(entry.properties.AccessibleId ?? ''),
+                childCount: structure.get(key)?.children.length ?? 0,
+              });
+            } else {
+              headers.set(key, await this.fetchHeader(ref));
+            }
+          } catch (error) {
+            if (isNotRespondingError(error)) throw error;
+            // Gone meanwhile: left out below.
           }
-        } catch (error) {
-          if (isNotRespondingError(error)) throw error;
-          // Gone meanwhile: left out below.
-        }
-      }),
+        }),
+      ),
     );
     // Cache items carry no AccessibleId: when they are wanted and GetTree did not bring them, read them per node.
     const idsDeferred = !idsFromTree && !wantIds;

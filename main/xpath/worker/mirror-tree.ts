@@ -83,6 +83,7 @@ export class MirrorTree implements XdmTree<MirrorNode> {
     rootBlock: RecordBlock,
     private readonly port: MessagePort,
     private readonly control: Int32Array,
+    readonly applicationsOnlyAtTop = false,
   ) {
     const [root] = this.adoptBlock(rootBlock);
     if (!root) throw new Error('the XPath worker received no root');

@@ -73,7 +73,7 @@ parentPort!.on('message', (request: EvaluateRequest) => {
       mirror.bridgeNodes = 0;
     }
     if (request.root) {
-      mirror = new MirrorTree(request.root, port, flags);
+      mirror = new MirrorTree(request.root, port, flags, request.applicationsOnlyAtTop === true);
       mirrorGeneration = request.generation;
     } else if (request.changes && mirror && mirrorGeneration === request.changes.since) {
       // The runtime told what changed since the mirror's generation: only those nodes are updated (see refresh()).

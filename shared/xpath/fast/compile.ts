@@ -305,6 +305,9 @@ function attributeStream(test: NodeTest): (env: Env, c: It) => Stream {
   };
 }
 
+/** The namespace of `app:Application`. */
+const APP_NAMESPACE = 'urn:platynui:app';
+
 function axisStream(axis: Axis, test: NodeTest): (env: Env, c: It) => Stream {
   if (axis === 'attribute') return attributeStream(test);
   const t = compileTest(test);
@@ -325,8 +328,14 @@ function axisStream(axis: Axis, test: NodeTest): (env: Env, c: It) => Stream {
         test.k === 'name' && test.ns !== null && test.ns !== '*' && test.local !== '*'
           ? { ns: test.ns, local: test.local }
           : undefined;
+      const applications = named?.ns === APP_NAMESPACE && named.local === 'Application';
       return (env, c) => {
         if (isAttr(c)) return self && t(env, c) ? one(c) : EMPTY;
+        // Applications only at the top: `//app:Application` is the document's children, no walk (no whole desktop).
+        if (applications && env.tree.applicationsOnlyAtTop && env.tree.isDocument(c)) {
+          const kids = childrenOf(env, c);
+          return filtered(env, kids, et, 0, kids.length, 1);
+        }
         if (named && env.tree.elementsNamed && env.tree.isDocument(c)) {
           env.tree.checkCancelled();
           const list = env.tree.elementsNamed(named.ns, named.local);

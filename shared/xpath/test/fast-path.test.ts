@@ -235,6 +235,40 @@ test('applications: alias edges are followed from the application only, each ele
   assert.deepEqual(names('(//Window)[1]/following-sibling::*'), ['wb', 'wa2']);
 });
 
+test('applications only at the top: `//app:Application` lists the document alone, with the same answers', () => {
+  const t = treeFromSpec([
+    { role: 'app:Application', attrs: { Name: 'A' }, aliases: [2] },
+    { role: 'app:Application', attrs: { Name: 'B' }, aliases: [3] },
+    {
+      role: 'Window',
+      attrs: { Name: 'wa' },
+      kids: [{ role: 'Pane', kids: [{ role: 'Button', attrs: { Name: 'OK' } }] }],
+    },
+    { role: 'Window', attrs: { Name: 'wb' }, kids: [{ role: 'Button', attrs: { Name: 'Go' } }] },
+  ]);
+  const run = (x: string, atTop: boolean) => {
+    t.applicationsOnlyAtTop = atTop;
+    t.childLists = 0;
+    const answer = [...compileFastPath(x)!.evaluate(t, t.root)].map((i) => label(t, i));
+    return { answer, lists: t.childLists };
+  };
+  const queries = [
+    "//app:Application[@Name='B']",
+    "//app:Application[@Name='B']//Button",
+    '//app:Application',
+    'count(//app:Application)',
+    "//app:Application[@Name='A']/Window/Pane",
+    "//app:Application[@Name='C']//Button",
+  ];
+  for (const x of queries) assert.deepEqual(run(x, true).answer, run(x, false).answer, x);
+  assert.deepEqual(run("//app:Application[@Name='B']//Button", true).answer, ['Go']);
+  // Only the document's children are listed to find the application; without the flag the whole tree is walked.
+  assert.equal(run("//app:Application[@Name='B']", true).lists, 1);
+  assert.ok(run("//app:Application[@Name='B']", false).lists > 3);
+  // Below the application, only its own windows are walked (not the other application's).
+  assert.equal(run("//app:Application[@Name='B']//Button", true).lists, 4);
+});
+
 function wideTree(): MemoryTree {
   const t = new MemoryTree();
   const w = t.add(t.root, C, 'Window', { Name: 'w' });
