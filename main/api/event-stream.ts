@@ -1,20 +1,24 @@
 import type { InspectorEvent } from '../../shared/api/schema.js';
 import type { UiEventRecord, UiEventType } from '../../shared/model/ui-events.js';
+import { leadingThrottle } from '../../shared/throttle.js';
 import { UiEventWatch } from '../services/ui-events.js';
 import type { HostContext } from './host-context.js';
 
-/** Events go to a connection gathered, at most one `ui.events` message per this many milliseconds. */
-const EVENT_BATCH_MS = 100;
+/**
+ * Events go to a connection at once after a quiet spell, else gathered: at most one `ui.events` message per this many
+ * milliseconds (with the page's own commit interval, an event shows within 100 ms).
+ */
+const EVENT_BATCH_MS = 50;
 
 /**
  * One connection's event subscription: the event service's watch, bounded by the `eventBuffer` limit, and the
- * delivered events gathered into one `ui.events` message per 100 ms. What waits to be sent is bounded by the same
+ * delivered events sent at once, or in a storm gathered into one `ui.events` message per 50 ms. What waits to be sent is bounded by the same
  * limit (the oldest dropped and counted), so a client that reads slowly costs the host a fixed amount.
  */
 export class EventStream {
   private batch: UiEventRecord[] = [];
   private droppedHere = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly sending = leadingThrottle(() => this.flush(), EVENT_BATCH_MS);
 
   private constructor(
     private readonly watch: UiEventWatch,
@@ -54,11 +58,10 @@ export class EventStream {
       this.droppedHere++;
     }
     this.batch.push(record);
-    this.timer ??= setTimeout(() => this.flush(), EVENT_BATCH_MS);
+    this.sending.request();
   }
 
   private flush(): void {
-    this.timer = undefined;
     const events = this.batch;
     this.batch = [];
     const { received, coalesced, dropped } = this.watch.counts;
@@ -66,8 +69,7 @@ export class EventStream {
   }
 
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.sending.cancel();
     this.watch.close();
   }
 }

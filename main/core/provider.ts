@@ -11,6 +11,9 @@ import type { WindowManager } from './platform.js';
  */
 
 /** How much a provider can tell about change (PlatynUI §5.7); the runtime picks its refresh strategy from it. */
+/** The runtime id of the desktop, the root of every tree (providers name it for events on the desktop itself). */
+export const DESKTOP_RUNTIME_ID = 'platynui:Desktop';
+
 export type EventCapability = 'None' | 'ChangeHint' | 'Structure' | 'StructureWithProperties';
 
 export type ProviderKind = 'native' | 'external' | 'mock';

@@ -6,7 +6,9 @@ import { uiArray, uiBool, uiNumber, uiObject, uiRect, uiString } from '../../sha
 import type { DesktopInfo } from '../core/platform.js';
 import type { ProviderAttribute, ProviderNode, UiTreeProvider } from '../core/provider.js';
 
-export const DESKTOP_RUNTIME_ID = 'platynui:Desktop';
+import { DESKTOP_RUNTIME_ID } from '../core/provider.js';
+
+export { DESKTOP_RUNTIME_ID };
 
 /** Used when the runtime has no platform (PlatynUI §5.3): 1920x1080, no monitors, technology "Fallback". */
 export const FALLBACK_DESKTOP: DesktopInfo = {

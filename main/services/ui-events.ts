@@ -1,6 +1,11 @@
 import type { TextProtection, UiEventNode, UiEventRecord, UiEventType } from '../../shared/model/ui-events.js';
 import { eventDetail, UI_EVENT_TYPES } from '../../shared/model/ui-events.js';
-import type { NodeDescription, ProviderUiEvent, UiTreeProvider } from '../core/provider.js';
+import {
+  DESKTOP_RUNTIME_ID,
+  type NodeDescription,
+  type ProviderUiEvent,
+  type UiTreeProvider,
+} from '../core/provider.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { EventQueue, type EventCounts, type QueuedEvent } from './event-queue.js';
@@ -197,6 +202,10 @@ export class UiEventWatch {
     provider: UiTreeProvider | undefined,
     runtimeId: string,
   ): Promise<NodeDescription | undefined | 'unread'> {
+    if (runtimeId === DESKTOP_RUNTIME_ID) {
+      const { namespace, role, name } = this.runtime.desktop;
+      return Promise.resolve({ namespace, role, name, isSecure: false });
+    }
     const now = Date.now();
     const cached = this.descriptions.get(runtimeId);
     if (cached && cached.until > now) return cached.description;

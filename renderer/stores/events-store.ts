@@ -1,16 +1,18 @@
 /**
  * The Events panel's model: the host's typed accessibility events (`events.subscribe`, `ui.events`) as a live list.
  * A storm never freezes the page: at most EVENTS_SHOWN events are kept (the oldest dropped and counted with what the
- * host dropped), and what arrives is committed to the list at most every COMMIT_MS.
+ * host dropped), and what arrives is committed to the list at once, in a storm at most every COMMIT_MS.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
 import type { InspectorEvent } from '../../shared/api/schema.js';
 import type { UiEventRecord, UiEventType } from '../../shared/model/ui-events.js';
+import { leadingThrottle } from '../../shared/throttle.js';
 import { errorOf } from '../model/errors.js';
 
 export const EVENTS_SHOWN = 1000;
-const COMMIT_MS = 200;
+/** A lone event is committed at once; in a storm at most one commit per this many milliseconds. */
+const COMMIT_MS = 50;
 
 export interface EventsState {
   /** Oldest first, at most EVENTS_SHOWN. */
@@ -53,11 +55,9 @@ export function createEventsStore(
   let pending: UiEventRecord[] = [];
   let droppedHere = 0;
   let hostDropped = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
 
   return createStore<EventsState & EventsActions>()((set, get) => {
     const commit = () => {
-      timer = undefined;
       if (get().paused) return;
       const joined = pending.length > 0 ? [...get().events, ...pending] : get().events;
       pending = [];
@@ -65,6 +65,7 @@ export function createEventsStore(
       if (excess > 0) droppedHere += excess;
       set({ events: excess > 0 ? joined.slice(excess) : joined, dropped: hostDropped + droppedHere });
     };
+    const committing = leadingThrottle(commit, COMMIT_MS);
     const subscribe = async () => {
       const { types, within } = get();
       try {
@@ -145,7 +146,7 @@ export function createEventsStore(
           pending = pending.slice(-EVENTS_SHOWN);
         }
         set({ received: event.received, coalesced: event.coalesced, dropped: hostDropped + droppedHere });
-        timer ??= setTimeout(commit, COMMIT_MS);
+        committing.request();
       },
     };
   });

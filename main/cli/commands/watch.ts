@@ -4,6 +4,7 @@ import type { UiEventRecord, UiEventType } from '../../../shared/model/ui-events
 import { eventLine, isUiEventType, UI_EVENT_TYPES } from '../../../shared/model/ui-events.js';
 import { itemJson, itemText } from '../../services/snapshot.js';
 import { UiEventWatch } from '../../services/ui-events.js';
+import type { XPathItem } from '../../xpath/xpath-service.js';
 import { openCommandRuntime, type CommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseMilliseconds } from '../options.js';
 
@@ -45,7 +46,7 @@ async function watchUntilDone(opened: CommandRuntime, xpath: string | undefined,
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const expression = options.expression ? new ExpressionPrinter(opened, options.expression, options.format) : undefined;
-  if (expression) await expression.check();
+  if (expression) await expression.start();
   const print = (record: UiEventRecord) => {
     if (options.limit !== undefined && printed >= options.limit) return;
     printed++;
@@ -94,9 +95,10 @@ class ExpressionPrinter {
     private readonly format: 'text' | 'json',
   ) {}
 
-  /** Evaluates once before watching, so a bad expression is a usage error at once. */
-  async check(): Promise<void> {
-    await this.opened.xpath.evaluate(this.expression);
+  /** Evaluates and prints once before watching (the state events then change); a bad expression fails at once. */
+  async start(): Promise<void> {
+    const { items } = await this.opened.xpath.evaluate(this.expression);
+    await this.print(items);
   }
 
   changed(): void {
@@ -116,23 +118,23 @@ class ExpressionPrinter {
       this.again = false;
       try {
         const { items } = await this.opened.xpath.evaluate(this.expression);
-        const time = new Date().toISOString();
-        if (this.format === 'json') {
-          const results = await Promise.all(
-            items.map((item) => itemJson(item, { attrs: 'none', includeRuntimeId: true })),
-          );
-          const line = { time, type: 'expression', expression: this.expression, results };
-          process.stdout.write(`${JSON.stringify(line)}\n`);
-        } else {
-          process.stdout.write(
-            `${time.slice(11, 23)} expression ${JSON.stringify(this.expression)}: ${items.length}\n`,
-          );
-          for (const item of items) process.stdout.write(`  ${itemText(item)}\n`);
-        }
+        await this.print(items);
       } catch (error) {
         process.stderr.write(`warning: --expression failed: ${(error as Error).message}\n`);
       }
     } while (this.again);
+  }
+
+  private async print(items: readonly XPathItem[]): Promise<void> {
+    const time = new Date().toISOString();
+    if (this.format === 'json') {
+      const results = await Promise.all(items.map((item) => itemJson(item, { attrs: 'none', includeRuntimeId: true })));
+      const line = { time, type: 'expression', expression: this.expression, results };
+      process.stdout.write(`${JSON.stringify(line)}\n`);
+    } else {
+      process.stdout.write(`${time.slice(11, 23)} expression ${JSON.stringify(this.expression)}: ${items.length}\n`);
+      for (const item of items) process.stdout.write(`  ${itemText(item)}\n`);
+    }
   }
 }
 

@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
 import { launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
 import { projectRoot } from '../../../e2e/support/paths.js';
-import type { UiEventRecord } from '../../../shared/model/ui-events.js';
+import type { UiEventNode, UiEventRecord } from '../../../shared/model/ui-events.js';
+import { DESKTOP_RUNTIME_ID } from '../../core/provider.js';
 import { AtspiProvider } from '../../providers/atspi/provider.js';
 
 // `watch` as a user runs it: the CLI as a child process against a real GTK 3 application
@@ -140,6 +141,53 @@ test('watch sees a click that renames a button, a toggled check box, typed text 
     for (const record of watching.records) assert.match(record.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   } finally {
     assert.equal(await watching.stop(), 0, 'Ctrl-C ends watch with exit 0');
+  }
+});
+
+test('watch --expression prints the results at the start and again after each change', async () => {
+  const scope = appScope();
+  const checked = `count(${scope}//CheckBox[@Name='Option' and @ToggleState='On'])`;
+  const watching = await startWatch([scope, '--events', 'state-changed', '--expression', checked]);
+  try {
+    type ExpressionLine = { type: string; expression: string; results: unknown[] };
+    const lines = () => watching.records as unknown as ExpressionLine[];
+    const first = (await watching.until((r) => r.type === ('expression' as string), 'the results at the start')) as
+      ExpressionLine | UiEventRecord;
+    assert.equal(lines()[0], first, 'the results come before any event');
+    assert.equal((first as ExpressionLine).expression, checked);
+    ok(['pointer', 'click', `${scope}//CheckBox[@Name='Option']`]);
+    const before = JSON.stringify((first as ExpressionLine).results);
+    await watching.until(
+      (r) => r.type === ('expression' as string) && JSON.stringify((r as unknown as ExpressionLine).results) !== before,
+      'the results again, changed, after the check box was clicked',
+    );
+    await watching.until((r) => r.type === 'state-changed', 'the event that made it evaluate again');
+  } finally {
+    assert.equal(await watching.stop(), 0);
+  }
+});
+
+test('an application coming and going is a children-changed of the desktop, naming the application', async () => {
+  const watching = await startWatch(['--events', 'children-changed']);
+  let second: LaunchedApp | undefined = await launchPythonGtkApp('gtk3-events.py', sessionEnv());
+  const childOf = (record: UiEventRecord) => record.detail.child as UiEventNode | null | undefined;
+  try {
+    const appId = runtimeIdOf(`/app:Application[@ProcessId=${second.pid}]`);
+    const added = await watching.until(
+      (r) => r.runtimeId === DESKTOP_RUNTIME_ID && r.detail.change === 'added' && childOf(r)?.runtimeId === appId,
+      'the application added to the desktop',
+    );
+    assert.equal(added.role, 'Desktop');
+    assert.equal(childOf(added)?.role, 'Application');
+    await second.stop();
+    second = undefined;
+    await watching.until(
+      (r) => r.runtimeId === DESKTOP_RUNTIME_ID && r.detail.change === 'removed' && childOf(r)?.runtimeId === appId,
+      'the application removed from the desktop',
+    );
+  } finally {
+    await second?.stop();
+    assert.equal(await watching.stop(), 0);
   }
 });
 

@@ -3,7 +3,7 @@ import type { AtspiCalls, ObjectRef } from './atspi-calls.js';
 import { isNullRef, REGISTRY_NAME, ROOT_PATH } from './atspi-calls.js';
 import type { DbusClient, SignalMessage } from '../../dbus/dbus-client.js';
 import { runtimeIdOf } from './node-data.js';
-import type { ProviderUiEvent } from '../../core/provider.js';
+import { DESKTOP_RUNTIME_ID, type ProviderUiEvent } from '../../core/provider.js';
 import type { UiEventType } from '../../../shared/model/ui-events.js';
 
 /**
@@ -160,15 +160,26 @@ function numberOrString(value: unknown): number | string | undefined {
 }
 
 /**
- * The typed event of one D-Bus signal; undefined for signals that are none (cache, bus and registry-root signals:
- * applications coming and going are the desktop's business, not an element's event).
+ * The typed event of one D-Bus signal; undefined for signals that are none (cache and bus signals). The registry
+ * root's children-changed (an application coming or going) is the desktop's.
  */
 export function translateUiEvent(
   signal: SignalMessage,
   registryOwner: string | undefined,
 ): ProviderUiEvent | undefined {
   const body = signal.body;
-  if (registryOwner !== undefined && signal.sender === registryOwner) return undefined;
+  if (registryOwner !== undefined && signal.sender === registryOwner) {
+    if (signal.interface !== 'org.a11y.atspi.Event.Object' || signal.member !== 'ChildrenChanged') return undefined;
+    if (signal.path !== ROOT_PATH) return undefined;
+    const childRef = refFrom(body[3]);
+    return {
+      type: 'children-changed',
+      runtimeId: DESKTOP_RUNTIME_ID,
+      change: String(body[0] ?? '').startsWith('remove') ? 'removed' : 'added',
+      index: Number(body[1] ?? 0),
+      child: childRef && !isNullRef(childRef) ? runtimeIdOf(childRef) : undefined,
+    };
+  }
   const runtimeId = runtimeIdOf([signal.sender, signal.path]);
   if (signal.interface === 'org.a11y.atspi.Event.Window') {
     switch (signal.member) {

@@ -10,6 +10,7 @@ import type {
   ProviderUiEventListener,
   UiTreeProvider,
 } from '../../core/provider.js';
+import { DESKTOP_RUNTIME_ID } from '../../core/provider.js';
 import type { UiEventType } from '../../../shared/model/ui-events.js';
 import type { WindowManager } from '../../core/platform.js';
 import { resolveAccessibilityBus, type Environment } from './accessibility-status.js';
@@ -338,7 +339,12 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     if (this.uiWatchers.size === 0 || this.stopped) return;
     const event = translateUiEvent(signal, registryOwner);
     if (!event) return;
-    const app = this.apps.get(signal.sender)?.app;
+    // The application an event is about: its sender's, or for the desktop's children-changed the one coming or going.
+    const appBus =
+      event.runtimeId === DESKTOP_RUNTIME_ID && event.type === 'children-changed' && event.child !== undefined
+        ? refOfRuntimeId(event.child)?.[0]
+        : signal.sender;
+    const app = appBus === undefined ? undefined : this.apps.get(appBus)?.app;
     if (app?.processId !== undefined && this.excluded.has(app.processId)) return;
     for (const watcher of this.uiWatchers) {
       if (!watcher.types.has(event.type)) continue;
