@@ -15,8 +15,8 @@ import { errorOf } from '../model/errors.js';
 export const REFRESH_MS = 500;
 /** Where the host is told of changes: each request waits on the host up to this long for the next one. */
 export const CHANGE_WAIT_MS = 1000;
-/** The least time between two captures while the screen keeps changing (an animation). */
-export const MIN_GAP_MS = 40;
+/** The least time between two captures while the screen keeps changing (an animation): frames stay quick. */
+export const MIN_GAP_MS = 200;
 /** The panel asks for at most this many pixels (a larger desktop comes scaled down; the default host limit is 4K). */
 export const PANEL_PIXELS = 1920 * 1080 * 2;
 /** XPath matches drawn at most (their Bounds come in one request). */
