@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 import { InspectorClient, type Transport } from '../../../shared/api/client.js';
 import '../../../main/backends/mock.js';
 import { InspectorDispatcher } from '../../../main/api/dispatcher.js';
@@ -34,6 +35,16 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
     },
     settingsFile,
   });
+  // The XPath workers are unref'd (a CLI process ends when its work does), and an in-process host has no socket: while
+  // a test waits for a worker's answer nothing else may keep Node's event loop alive, and the test runner takes the
+  // empty loop for a hung test ("Promise resolution is still pending but the event loop has already resolved").
+  const keepAlive = setInterval(() => undefined, 60_000);
+  const closeContext = context.close.bind(context);
+  // Also when a test closes only the context (to reopen a host over the same settings file).
+  context.close = () => {
+    clearInterval(keepAlive);
+    return closeContext();
+  };
   const dispatchers: InspectorDispatcher[] = [];
   const clients: InspectorClient[] = [];
   return {
