@@ -27,7 +27,10 @@ export class McpContext {
   ) {
     this.actions = new RateLimiter(limits.actionsPerSecond);
     // No locator capture in the background: it would hold the main thread while the agent's first query runs.
-    this.warmer = new TreeWarmer(runtime, xpath, () => DEFAULT_LIMITS.evaluationTimeoutMs, 0, false);
+    this.warmer = new TreeWarmer(runtime, xpath, () => DEFAULT_LIMITS.evaluationTimeoutMs, {
+      delayMs: 0,
+      captureLocators: false,
+    });
   }
 
   /** Loads the applications' trees while the agent connects, so its first query finds them loaded. */

@@ -27,8 +27,7 @@ export class TreeWarmer {
     private readonly runtime: Runtime,
     private readonly xpath: XPathService,
     private readonly timeoutMs: () => number,
-    private readonly delayMs = WARM_DELAY_MS,
-    private readonly captureLocators = true,
+    private readonly options: { delayMs?: number; captureLocators?: boolean } = {},
   ) {}
 
   /** The desktop's children were listed: start soon (once). */
@@ -44,7 +43,7 @@ export class TreeWarmer {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         void this.warm().finally(resolve);
-      }, this.delayMs);
+      }, this.options.delayMs ?? WARM_DELAY_MS);
     });
   }
 
@@ -70,7 +69,7 @@ export class TreeWarmer {
       this.loading = counted.finally(() => (this.loading = undefined));
       const nodes = await counted;
       // A capture walks every node on the host's own thread: in the background only where that is quick.
-      if (this.captureLocators && !this.abort.signal.aborted && nodes <= CAPTURE_MAX_NODES) {
+      if (this.options.captureLocators !== false && !this.abort.signal.aborted && nodes <= CAPTURE_MAX_NODES) {
         await captureLocatorTree(this.runtime);
       }
     } catch {
