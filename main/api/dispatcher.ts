@@ -1,21 +1,27 @@
 import type { InspectorEvent, MethodName, Params, Result, ServerMessage } from '../../shared/api/schema.js';
 import { parseRequest } from '../../shared/api/schema.js';
-import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
-import { ancestryOf } from '../services/ancestry.js';
-import { boundsOf } from '../services/bounds.js';
+import { toInspectorError } from '../../shared/model/errors.js';
+import { enableAccessibility } from '../services/accessibility-status.js';
 import { exportNode, locatorsOf } from '../services/locate.js';
-import { attributesOf, patternsOf, performPatternAction } from '../services/patterns.js';
 import { nameCatalog } from '../services/name-catalog.js';
+import { nodeAction, nodeAncestors, nodeAttributes, nodePatterns } from '../services/node-requests.js';
 import { diffSnapshotTexts } from '../services/snapshot-diff.js';
 import { snapshotXml } from '../services/snapshot-xml.js';
+import { SnapshotViews } from '../services/snapshot-views.js';
 import { checkRequest } from '../services/check-request.js';
-import { captureScreen, elementsAt } from '../services/screen.js';
-import { clickAt, scrollAt, typeKeys } from '../services/screen-input.js';
+import {
+  screenBounds,
+  screenCapture,
+  screenClick,
+  screenElementAt,
+  screenScroll,
+  screenType,
+} from '../services/screen-requests.js';
 import { Evaluations } from '../services/evaluations.js';
+import { EventSubscription } from '../services/event-subscription.js';
 import { showHighlight } from '../services/highlight-targets.js';
-import { hostStatus } from '../services/host-status.js';
-import { childPage, countTreeNodes, desktopOverview, subtreePage } from '../services/tree-view.js';
-import { EventStream } from './event-stream.js';
+import { hostStatus, stopHost } from '../services/host-status.js';
+import { childPage, desktopOverview, subtreePage } from '../services/tree-view.js';
 import type { HostContext } from './host-context.js';
 
 /** A comparison lists at most this many nodes to a page (the counts stay whole). */
@@ -25,59 +31,47 @@ type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
 
 /**
- * One connection's side of the API (like Playwright's dispatchers): validates every request, maps it to the context
- * (runtime, XPath service, highlight, picker), answers with a result or an error, and forwards events. Closing it
- * cancels its evaluations, stops its picking and clears its highlight.
+ * One connection's side of the API (like Playwright's dispatchers): validates every request, hands it to a service
+ * over the context it looks at (runtime, XPath service, highlight, picking), answers with a result or an error, and
+ * forwards events. Closing it cancels its evaluations and its event subscription, stops its picking and clears its
+ * highlight.
  */
 export class InspectorDispatcher {
   /** This connection's evaluations on the context it looks at, and the results of its last paged ones. */
   private evaluations: Evaluations;
+  /** The connection's event subscription (`events.subscribe`), on the context it looks at. */
+  private events: EventSubscription;
   private unsubscribe: () => void;
   private closed = false;
   private handlers: Handlers;
   /** The context this connection looks at: the live one, or a snapshot it opened (read-only, offline). */
   private context: HostContext;
-  private snapshot: HostContext | undefined;
-  /** The connection's event subscription (`events.subscribe`), on the context it looks at. */
-  private events: EventStream | undefined;
-  /** Snapshot contexts still shutting down (their XPath worker can take seconds to stop on a busy machine). */
-  private readonly closing = new Set<Promise<void>>();
+  private readonly snapshots: SnapshotViews<HostContext>;
 
   constructor(
     private readonly live: HostContext,
     private readonly sendMessage: (message: ServerMessage) => void,
   ) {
+    const send = (event: InspectorEvent) => this.sendEvent(event);
     this.context = live;
-    this.evaluations = new Evaluations(live, (event) => this.sendEvent(event));
-    this.unsubscribe = live.subscribe((event) => this.sendEvent(event));
+    this.evaluations = new Evaluations(live, send);
+    this.events = new EventSubscription(live, send);
+    this.unsubscribe = live.subscribe(send);
+    this.snapshots = new SnapshotViews(live, (snapshot) => this.view(snapshot ?? live));
     this.handlers = this.createHandlers();
   }
 
-  /** Looks at `context` from now on: its tree, its events; evaluations of the one before are cancelled. */
+  /** Looks at `context` from now on: its tree, its events; evaluations and the subscription of the one before end. */
   private view(context: HostContext): void {
+    const send = (event: InspectorEvent) => this.sendEvent(event);
     this.evaluations.close();
-    this.evaluations = new Evaluations(context, (event) => this.sendEvent(event));
-    this.stopEvents();
+    this.evaluations = new Evaluations(context, send);
+    this.events.close();
+    this.events = new EventSubscription(context, send);
     this.unsubscribe();
     this.context = context;
-    this.unsubscribe = context.subscribe((event) => this.sendEvent(event));
+    this.unsubscribe = context.subscribe(send);
     this.handlers = this.createHandlers();
-  }
-
-  /** Back to the live context at once; the snapshot's context shuts down behind (close() waits for it). */
-  private closeSnapshot(): boolean {
-    const snapshot = this.snapshot;
-    if (!snapshot) return false;
-    this.snapshot = undefined;
-    if (this.context === snapshot) this.view(this.live);
-    const closing: Promise<void> = snapshot
-      .close()
-      .catch((error: unknown) => {
-        process.stderr.write(`platynui-inspector: closing a snapshot failed: ${toInspectorError(error).message}\n`);
-      })
-      .finally(() => this.closing.delete(closing));
-    this.closing.add(closing);
-    return true;
   }
 
   private send(message: ServerMessage): void {
@@ -112,63 +106,33 @@ export class InspectorDispatcher {
     }
   }
 
+  /** Each handler is one call into a service (main/services) or the host context. */
   private createHandlers(): Handlers {
     const context = this.context;
     const runtime = context.runtime;
+    const live = this.live;
+    const events = this.events;
+    const send = (event: InspectorEvent) => this.sendEvent(event);
     return {
       desktop: () => desktopOverview(context),
       node: async ({ runtimeId }) => context.summarize(context.node(runtimeId)),
       children: (params) => childPage(context, params),
       subtree: (params) => subtreePage(context, params),
-      ancestors: async ({ runtimeId }) => ({
-        nodes: (await ancestryOf(runtime, context.node(runtimeId))).map((node) => context.summarize(node)),
-      }),
-      attributes: async ({ runtimeId, refresh }) => {
-        const node = context.node(runtimeId);
-        const attributes = await attributesOf(node, refresh);
-        return { runtimeId, revision: node.revision, attributes };
-      },
-      patterns: async ({ runtimeId }) => {
-        const node = context.node(runtimeId);
-        return { runtimeId, revision: node.revision, patterns: await patternsOf(node) };
-      },
-      action: async ({ runtimeId, expectedRevision, action, args }) => {
-        if (context.snapshotName)
-          throw new InspectorError('unsupported', `${context.snapshotName} is a snapshot: it is read-only`);
-        const node = context.node(runtimeId);
-        await performPatternAction(node, expectedRevision, action, args);
-        return { node: context.summarize(node) };
-      },
+      ancestors: (params) => nodeAncestors(context, params),
+      attributes: (params) => nodeAttributes(context, params),
+      patterns: (params) => nodePatterns(context, params),
+      action: (params) => nodeAction(context, params),
       evaluate: (params) => this.evaluations.evaluate(params),
       'evaluation.page': (params) => this.evaluations.page(params),
       cancel: (params) => this.evaluations.cancel(params),
       highlight: (params) => showHighlight(context, this, params, this.evaluations.results(params.evaluationId)),
       'highlight.clear': async () => ({ cleared: await context.clearHighlight() }),
-      'events.subscribe': async ({ types, xpath, within }) => {
-        this.stopEvents();
-        const stream = await EventStream.start(context, { types, xpath, within }, (event) => this.sendEvent(event));
-        if (this.closed || this.context !== context) {
-          stream.close();
-          throw new InspectorError('cancelled', 'the connection closed or changed what it looks at');
-        }
-        this.events = stream;
-        return { subscribed: true, bufferLimit: stream.bufferLimit };
-      },
-      'events.unsubscribe': async () => ({ unsubscribed: this.stopEvents() }),
-      'pick.start': async ({ intervalMs }) => ({
-        started: true,
-        ...(await context.startPicking(this, (event) => this.sendEvent(event), intervalMs)),
-      }),
-      'pick.select': async () => {
-        const node = context.activePicker().select();
-        return { node: node ? context.summarize(node) : null };
-      },
-      'pick.cycle': async ({ delta }) => ({ depth: context.activePicker().cycle(delta) }),
-      'pick.stop': async () => {
-        const picker = context.picker;
-        picker?.stop('stopped');
-        return { stopped: picker !== undefined };
-      },
+      'events.subscribe': (filter) => events.subscribe(filter),
+      'events.unsubscribe': async () => events.unsubscribe(),
+      'pick.start': ({ intervalMs }) => context.picking.start(this, send, intervalMs),
+      'pick.select': async () => context.picking.select(),
+      'pick.cycle': async ({ delta }) => context.picking.cycle(delta),
+      'pick.stop': async () => context.picking.stop(),
       locate: async ({ runtimeId, limit }) => ({
         runtimeId,
         locators: await locatorsOf(runtime, context.xpath, context.node(runtimeId), limit),
@@ -188,97 +152,41 @@ export class InspectorDispatcher {
           { maxEntries: SNAPSHOT_DIFF_ENTRIES },
         ),
       names: async () => nameCatalog(runtime),
-      'snapshot.open': async ({ xml, name }) => {
-        const opened = await this.live.openSnapshot(xml, name);
-        if (this.closed) {
-          await opened.close();
-          throw new InspectorError('cancelled', 'the connection closed');
-        }
-        this.closeSnapshot();
-        this.snapshot = opened;
-        this.view(opened);
-        return { name, nodes: await countTreeNodes(opened) };
-      },
-      'snapshot.close': async () => ({ closed: this.closeSnapshot() }),
-      'settings.get': async () => ({ settings: this.live.getSettings() }),
-      'settings.set': async ({ values }) => this.live.setSettings(values),
+      'snapshot.open': (params) => this.snapshots.open(params),
+      'snapshot.close': async () => this.snapshots.close(),
+      'settings.get': async () => ({ settings: live.getSettings() }),
+      'settings.set': async ({ values }) => live.setSettings(values),
       status: () => hostStatus(context),
-      'accessibility.status': async () => context.accessibility(false),
-      'screen.capture': async ({ region, scale, format, quality, ifChanged, waitMs }) => {
-        const { image, ...capture } = await captureScreen(
-          runtime,
-          { ...(region ? { region } : {}), scale, format, quality, waitMs, ...(ifChanged ? { ifChanged } : {}) },
-          context.limits.maxScreenPixels,
-        );
-        return { ...capture, ...(image ? { data: image.toString('base64') } : {}) };
-      },
-      'screen.elementAt': async (point) => ({
-        stack: (await elementsAt(runtime, point)).map(({ node, bounds }) => ({
-          node: context.summarize(node),
-          bounds: bounds ?? null,
-        })),
-      }),
-      'screen.bounds': async ({ runtimeIds }) => ({
-        rects: await Promise.all(
-          runtimeIds.map(async (id) => {
-            const node = runtime.node(id);
-            return (node && (await boundsOf(node))) ?? null;
-          }),
-        ),
-      }),
-      'screen.click': async ({ x, y, button, count }) => {
-        await clickAt(runtime, { x, y }, button, count);
-        return { done: true };
-      },
-      'screen.scroll': async ({ x, y, deltaX, deltaY }) => {
-        await scrollAt(runtime, { x, y }, deltaX, deltaY);
-        return { done: true };
-      },
-      'screen.type': async ({ keys }) => {
-        await typeKeys(runtime, keys);
-        return { done: true };
-      },
-      'recording.start': async ({ maxSteps }) => this.live.recording.start(this, maxSteps),
-      'recording.stop': async () => this.live.recording.stop(),
-      'recording.state': async () => this.live.recording.state(),
-      'recording.deleteStep': async ({ id }) => this.live.recording.deleteStep(id),
-      'recording.chooseLocator': async ({ id, xpath }) => this.live.recording.chooseLocator(id, xpath),
-      'recording.assert': async ({ runtimeId, attribute }) =>
-        this.live.recording.assert(this.live.node(runtimeId), attribute),
-      'recording.export': async ({ format }) => this.live.recording.export(format),
-      'host.stop': async () => {
-        const live = this.live;
-        if (!live.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
-        live.hostStop();
-        return { stopping: true };
-      },
-      'accessibility.enable': async () => {
-        const status = await context.accessibility(true);
-        this.context.emit({ type: 'provider.status', providers: context.providerStatus() });
-        return status;
-      },
+      'accessibility.status': () => context.accessibility(false),
+      'accessibility.enable': () => enableAccessibility(context),
+      'screen.capture': (params) => screenCapture(context, params),
+      'screen.elementAt': (point) => screenElementAt(context, point),
+      'screen.bounds': (params) => screenBounds(runtime, params),
+      'screen.click': (params) => screenClick(runtime, params),
+      'screen.scroll': (params) => screenScroll(runtime, params),
+      'screen.type': (params) => screenType(runtime, params),
+      'recording.start': async ({ maxSteps }) => live.recording.start(this, maxSteps),
+      'recording.stop': async () => live.recording.stop(),
+      'recording.state': async () => live.recording.state(),
+      'recording.deleteStep': async ({ id }) => live.recording.deleteStep(id),
+      'recording.chooseLocator': async ({ id, xpath }) => live.recording.chooseLocator(id, xpath),
+      'recording.assert': async ({ runtimeId, attribute }) => live.recording.assert(live.node(runtimeId), attribute),
+      'recording.export': async ({ format }) => live.recording.export(format),
+      'host.stop': async () => stopHost(live),
     };
   }
 
-  private stopEvents(): boolean {
-    const events = this.events;
-    this.events = undefined;
-    events?.close();
-    return events !== undefined;
-  }
-
-  /** Cancels this connection's evaluations, stops its picking, clears its highlight. Idempotent. */
+  /** Cancels this connection's evaluations and subscription, stops its picking, clears its highlight. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.evaluations.close();
-    if (this.live.picker?.belongsTo(this)) this.live.picker.stop('the connection closed');
+    this.live.picking.release(this, 'the connection closed');
     await this.live.recording.release(this).catch(() => undefined);
     this.closed = true;
-    this.stopEvents();
-    const snapshot = this.snapshot;
-    this.snapshot = undefined;
+    const snapshotsClosed = this.snapshots.closeAll();
+    this.events.close();
     this.unsubscribe();
     await this.live.clearHighlight(this);
-    await Promise.all([snapshot?.close(), ...this.closing]);
+    await snapshotsClosed;
   }
 }

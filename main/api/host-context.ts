@@ -13,6 +13,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { accessibilityStatus, accessibilitySwitchOf } from '../services/accessibility-status.js';
 import { boundsOf } from '../services/bounds.js';
+import { Picking } from '../services/picking.js';
 import { providerStatus } from '../services/provider-status.js';
 import { RecordingControl } from '../services/recording-control.js';
 import { defaultSettingsFile, SettingsStore } from '../services/settings.js';
@@ -21,7 +22,6 @@ import { resolveLimits, type HostLimits } from './limits.js';
 import { FocusAnnouncer } from './focus-announcer.js';
 import { HighlightOwnership, type HighlightFallback } from './highlight-ownership.js';
 import { NodeSummaries } from './node-summaries.js';
-import { Picker } from './picker.js';
 import { TreeWarmer } from '../services/tree-warmer.js';
 import { TreeChangeBatcher } from './tree-change-batcher.js';
 
@@ -29,7 +29,7 @@ export { defaultSettingsFile } from '../services/settings.js';
 
 /**
  * What every connection of one host shares: the runtime, the XPath service, the settings, the on-screen highlight
- * and the picker (there is one pointer). Connections (dispatchers) come and go; the context lives as long as the host.
+ * and the picking (there is one pointer). Connections (dispatchers) come and go; the context lives as long as the host.
  */
 export interface HostContextOptions {
   runtime: RuntimeOptions;
@@ -60,7 +60,8 @@ export class HostContext {
   private readonly highlights: HighlightOwnership;
   private readonly unsubscribe: () => void;
   private closed = false;
-  picker: Picker | undefined;
+  /** The host's one picking (there is one pointer). */
+  readonly picking: Picking;
   /** Ends the host and everything it started (`host.stop`); undefined where a page may not stop its host. */
   hostStop: (() => void) | undefined;
   /** The snapshot this context shows, read-only and offline; undefined for a live context. */
@@ -81,6 +82,7 @@ export class HostContext {
       this.emit({ type: 'recording.changed', ...change }),
     );
     this.highlights = new HighlightOwnership(() => runtime.platform?.highlight);
+    this.picking = new Picking(this);
     this.changes = new TreeChangeBatcher((changes, overflow) => this.emit({ type: 'tree.changed', changes, overflow }));
     this.focus = new FocusAnnouncer((node) => {
       if (!this.closed) this.emit({ type: 'focus.changed', node: this.summarize(node) });
@@ -207,30 +209,6 @@ export class HostContext {
     return this.highlights.clear(owner);
   }
 
-  /** Starts picking for a connection (one pointer: stops any picking another started). */
-  async startPicking(
-    owner: object,
-    send: (event: InspectorEvent) => void,
-    intervalMs: number,
-  ): Promise<{ clickSelects: boolean; clickNote?: string }> {
-    this.picker?.stop('another pick started');
-    const picker = new Picker(this, owner, send, intervalMs);
-    this.picker = picker;
-    try {
-      return await picker.start();
-    } catch (error) {
-      // start() throws before it follows the pointer (no pointer device): there is nothing to stop.
-      if (this.picker === picker) this.picker = undefined;
-      throw error;
-    }
-  }
-
-  /** The picking in progress; invalid-input when there is none. */
-  activePicker(): Picker {
-    if (!this.picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
-    return this.picker;
-  }
-
   getSettings(): Settings {
     return this.settings.get();
   }
@@ -255,7 +233,7 @@ export class HostContext {
     this.warmer?.stop();
     this.changes.close();
     this.unsubscribe();
-    this.picker?.stop('the host is shutting down');
+    this.picking.close('the host is shutting down');
     await this.recording.close();
     this.listeners.clear();
     await this.clearHighlight();

@@ -70,7 +70,7 @@ export async function runRuntimeHost(
         break;
       case 'shortcut': {
         // the answer carries an id the renderer never used, so its client ignores it; the events are what counts
-        const method = context.picker ? 'pick.select' : 'pick.start';
+        const method = context.picking.active ? 'pick.select' : 'pick.start';
         void open(command.connection).handle({ kind: 'request', id: nextShortcutId++, method, params: {} });
         break;
       }

@@ -1,4 +1,4 @@
-import type { AccessibilityStatusInfo } from '../../shared/api/schema.js';
+import type { AccessibilityStatusInfo, InspectorEvent, ProviderStatusInfo } from '../../shared/api/schema.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { AccessibilitySwitch } from '../core/provider.js';
 import { listProviderFactories, selectProviderFactories } from '../core/registry.js';
@@ -38,4 +38,18 @@ export async function accessibilityStatus(
     ...(state.busAddress ? { busAddress: state.busAddress } : {}),
     message: state.message,
   };
+}
+
+/** A view with an accessibility switch, whose connections are told when the providers' status changes. */
+export interface AccessibilityView {
+  accessibility(enable: boolean): Promise<AccessibilityStatusInfo>;
+  providerStatus(): ProviderStatusInfo[];
+  emit(event: InspectorEvent): void;
+}
+
+/** Switches accessibility on (`accessibility.enable`) and tells every connection the providers' status after it. */
+export async function enableAccessibility(view: AccessibilityView): Promise<AccessibilityStatusInfo> {
+  const status = await view.accessibility(true);
+  view.emit({ type: 'provider.status', providers: view.providerStatus() });
+  return status;
 }

@@ -1,4 +1,5 @@
 import { API_VERSION, type AccessibilityStatusInfo, type Result } from '../../shared/api/schema.js';
+import { InspectorError } from '../../shared/model/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { capabilitiesOf, type HostFeatures } from './capabilities.js';
 import { packageVersion } from './package-info.js';
@@ -26,4 +27,11 @@ export async function hostStatus(view: StatusView): Promise<Result<'status'>> {
     capabilities: capabilitiesOf(runtime, view),
     ...(view.snapshotName ? { snapshot: { name: view.snapshotName } } : {}),
   };
+}
+
+/** Ends the host and everything it started (`host.stop`); unsupported where a page may not stop its host. */
+export function stopHost(host: { readonly hostStop: (() => void) | undefined }): Result<'host.stop'> {
+  if (!host.hostStop) throw new InspectorError('unsupported', 'this host cannot be stopped from its page');
+  host.hostStop();
+  return { stopping: true };
 }

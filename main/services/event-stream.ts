@@ -1,8 +1,22 @@
 import type { InspectorEvent } from '../../shared/api/schema.js';
 import type { UiEventRecord, UiEventType } from '../../shared/model/ui-events.js';
 import { leadingThrottle } from '../../shared/throttle.js';
-import { UiEventWatch } from '../services/ui-events.js';
-import type { HostContext } from './host-context.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { XPathService } from '../xpath/xpath-service.js';
+import { UiEventWatch } from './ui-events.js';
+
+/** A view whose events a connection can watch: its runtime, its XPath service, the `eventBuffer` limit in force. */
+export interface EventView {
+  readonly runtime: Runtime;
+  readonly xpath: XPathService;
+  readonly limits: { readonly eventBuffer: number };
+}
+
+export type EventFilter = {
+  types?: UiEventType[] | undefined;
+  xpath?: string | undefined;
+  within?: string | undefined;
+};
 
 /**
  * Events go to a connection at once after a quiet spell, else gathered: at most one `ui.events` message per this many
@@ -27,8 +41,8 @@ export class EventStream {
   ) {}
 
   static async start(
-    context: HostContext,
-    filter: { types?: UiEventType[] | undefined; xpath?: string | undefined; within?: string | undefined },
+    context: EventView,
+    filter: EventFilter,
     send: (event: InspectorEvent) => void,
   ): Promise<EventStream> {
     const limit = context.limits.eventBuffer;

@@ -1,17 +1,88 @@
-import type { InspectorEvent } from '../../shared/api/schema.js';
+import type { InspectorEvent, Result } from '../../shared/api/schema.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import type { Point } from '../../shared/model/values.js';
 import type { PointerCapture, PointerCaptureEvent } from '../core/platform.js';
 import type { RuntimeNode } from '../runtime/node.js';
-import { boundsOf } from '../services/bounds.js';
-import { elementStacksAtPoint } from '../services/hit-test.js';
-import type { HostContext } from './host-context.js';
+import { boundsOf } from './bounds.js';
+import type { HighlightView } from './highlight-targets.js';
+import { elementStacksAtPoint } from './hit-test.js';
+
+/** A view picking works on: its runtime's pointer, node summaries, and the one highlight (drawn and cleared per owner). */
+export interface PickingView extends HighlightView {
+  clearHighlight(owner?: object): Promise<boolean>;
+}
+
+type Send = (event: InspectorEvent) => void;
+
+/**
+ * A host's picking (there is one pointer): at most one Picker at a time, owned by the connection that started it.
+ * Starting another stops the one before; a connection going away stops its own.
+ */
+export class Picking {
+  private picker: Picker | undefined;
+
+  constructor(private readonly view: PickingView) {}
+
+  /** Picking is in progress. */
+  get active(): boolean {
+    return this.picker !== undefined;
+  }
+
+  /** Starts picking for `owner`, whose events go to `send` (stops any picking another started). */
+  async start(owner: object, send: Send, intervalMs: number): Promise<Result<'pick.start'>> {
+    this.picker?.stop('another pick started');
+    const picker = new Picker(this.view, owner, send, intervalMs, (stopped) => {
+      if (this.picker === stopped) this.picker = undefined;
+    });
+    this.picker = picker;
+    try {
+      return { started: true, ...(await picker.start()) };
+    } catch (error) {
+      // start() throws before it follows the pointer (no pointer device): there is nothing to stop.
+      if (this.picker === picker) this.picker = undefined;
+      throw error;
+    }
+  }
+
+  /** Selects the element shown now and stops; invalid-input when picking is not active. */
+  select(): Result<'pick.select'> {
+    const node = this.activePicker().select();
+    return { node: node ? this.view.summarize(node) : null };
+  }
+
+  /** Moves between the overlapping elements at the pointer; invalid-input when picking is not active. */
+  cycle(delta: number): Result<'pick.cycle'> {
+    return { depth: this.activePicker().cycle(delta) };
+  }
+
+  /** Stops the picking in progress, whoever started it. */
+  stop(): Result<'pick.stop'> {
+    const picker = this.picker;
+    picker?.stop('stopped');
+    return { stopped: picker !== undefined };
+  }
+
+  /** Stops the picking `owner` started, if it is the one in progress. */
+  release(owner: object, reason: string): void {
+    if (this.picker?.belongsTo(owner)) this.picker.stop(reason);
+  }
+
+  /** Stops any picking (the host shuts down). */
+  close(reason: string): void {
+    this.picker?.stop(reason);
+  }
+
+  private activePicker(): Picker {
+    if (!this.picker) throw new InspectorError('invalid-input', 'picking is not active; send pick.start first');
+    return this.picker;
+  }
+}
 
 /**
  * Follows the pointer and reports the element under it, hit-tested as CLI `pick --at` does (services/hit-test.ts).
  * The stack at the point is kept so that the wheel or arrow keys can move between overlapping elements.
  */
-export class Picker {
+class Picker {
   private timer: NodeJS.Timeout | undefined;
   private last: Point | undefined;
   private stack: RuntimeNode[] = [];
@@ -22,10 +93,11 @@ export class Picker {
   private capture: PointerCapture | undefined;
 
   constructor(
-    private readonly context: HostContext,
+    private readonly view: PickingView,
     private readonly owner: object,
-    private readonly send: (event: InspectorEvent) => void,
+    private readonly send: Send,
     private readonly intervalMs: number,
+    private readonly onStop: (picker: Picker) => void,
   ) {}
 
   /**
@@ -33,7 +105,7 @@ export class Picker {
    * cycles, a right click or Escape cancels, and none of it reaches the application under the pointer.
    */
   async start(): Promise<{ clickSelects: boolean; clickNote?: string }> {
-    const platform = this.context.runtime.platform;
+    const platform = this.view.runtime.platform;
     if (!platform?.pointer) {
       throw new InspectorError('unsupported', 'picking needs a pointer device, and this platform has none');
     }
@@ -105,7 +177,7 @@ export class Picker {
 
   private async tick(force = false): Promise<void> {
     if (this.busy || this.stopped) return;
-    const pointer = this.context.runtime.platform?.pointer;
+    const pointer = this.view.runtime.platform?.pointer;
     if (!pointer) return;
     this.busy = true;
     try {
@@ -134,10 +206,10 @@ export class Picker {
     const node = this.current;
     const bounds = node ? await boundsOf(node) : undefined;
     if (this.stopped) return;
-    if (bounds) await this.context.highlight(this.owner, [bounds]).catch(() => undefined);
+    if (bounds) await this.view.highlight(this.owner, [bounds]).catch(() => undefined);
     this.send({
       type: 'pick.hover',
-      node: node ? this.context.summarize(node) : null,
+      node: node ? this.view.summarize(node) : null,
       ...(bounds ? { bounds } : {}),
       point: this.last,
       depth: this.depth,
@@ -147,13 +219,13 @@ export class Picker {
 
   /** Deepest first: the first stack of the one hit test (services/hit-test.ts), as CLI `pick --at` sees it. */
   private async hitTest(point: Point): Promise<RuntimeNode[]> {
-    const [stack] = await elementStacksAtPoint(this.context.runtime, point);
+    const [stack] = await elementStacksAtPoint(this.view.runtime, point);
     return stack ?? [];
   }
 
   select(): RuntimeNode | undefined {
     const node = this.current;
-    if (node) this.send({ type: 'pick.selected', node: this.context.summarize(node) });
+    if (node) this.send({ type: 'pick.selected', node: this.view.summarize(node) });
     this.stop(node ? 'selected' : 'stopped');
     return node;
   }
@@ -164,8 +236,8 @@ export class Picker {
     if (this.timer) clearInterval(this.timer);
     void this.capture?.release().catch(() => undefined);
     this.capture = undefined;
-    if (this.context.picker === this) this.context.picker = undefined;
-    void this.context.clearHighlight(this.owner);
+    this.onStop(this);
+    void this.view.clearHighlight(this.owner);
     this.send({ type: 'pick.stopped', reason });
   }
 }
