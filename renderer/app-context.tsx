@@ -9,7 +9,7 @@ import type { LocatorsStore } from './stores/locators-store.js';
 import type { RecorderStore } from './stores/recorder-store.js';
 import type { ScreenStore } from './stores/screen-store.js';
 import type { SelectionHighlightStore } from './stores/selection-highlight.js';
-import type { SessionStore } from './stores/session-store.js';
+import type { HostStateStore } from './stores/host-state-store.js';
 import type { SettingsStore } from './stores/settings-store.js';
 import type { TreeStore } from './stores/tree-store.js';
 import type { XPathStore } from './stores/xpath-store.js';
@@ -19,7 +19,7 @@ export interface Stores {
   tree: TreeStore;
   details: DetailsStore;
   xpath: XPathStore;
-  session: SessionStore;
+  hostState: HostStateStore;
   settings: SettingsStore;
   locators: LocatorsStore;
   screen: ScreenStore;

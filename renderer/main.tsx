@@ -19,7 +19,7 @@ const cache = (() => {
 })();
 const inspector = createInspector(client, { cache });
 const { stores } = inspector;
-onClose(() => stores.session.getState().setConnection('closed'));
+onClose(() => stores.hostState.getState().setConnection('closed'));
 setVocabularySource(inspector.vocabulary);
 
 /** For the e2e tests and benchmarks: when the first tree rows were on screen. */

@@ -23,8 +23,8 @@ export function AboutButton() {
 }
 
 function AboutDialog({ onClose }: { onClose: () => void }) {
-  const { session } = useStores();
-  const status = useSlice(session, (s) => s.info?.status);
+  const { hostState } = useStores();
+  const status = useSlice(hostState, (s) => s.info?.status);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     ref.current?.querySelector<HTMLElement>('button')?.focus();

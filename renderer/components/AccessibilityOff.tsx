@@ -2,8 +2,8 @@ import { useSlice, useStores } from '../app-context.js';
 
 /** Shown instead of the tree when the desktop's accessibility switch is off. */
 export function AccessibilityOff({ onEnabled }: { onEnabled: () => void }) {
-  const { session } = useStores();
-  const enabling = useSlice(session, (s) => s.enabling);
+  const { hostState } = useStores();
+  const enabling = useSlice(hostState, (s) => s.enabling);
   return (
     <main className="a11y-off" aria-labelledby="a11y-off-title">
       <h1 id="a11y-off-title">Accessibility is switched off</h1>
@@ -15,7 +15,7 @@ export function AccessibilityOff({ onEnabled }: { onEnabled: () => void }) {
       <button
         type="button"
         disabled={enabling}
-        onClick={() => void session.getState().enableAccessibility().then(onEnabled)}
+        onClick={() => void hostState.getState().enableAccessibility().then(onEnabled)}
       >
         {enabling ? 'Switching on…' : 'Switch accessibility on'}
       </button>

@@ -21,7 +21,7 @@ import { TreeView } from './TreeView.js';
 import { EventsPanel } from './EventsPanel.js';
 import { RecorderPanel } from './RecorderPanel.js';
 import { nodeLabel } from '../model/labels.js';
-import { selectAccessibilityOn, selectCapabilities } from '../stores/session-store.js';
+import { selectAccessibilityOn, selectCapabilities } from '../stores/host-state-store.js';
 
 // The console brings Monaco (most of the page's code): it loads on its own, once the tree is on screen.
 const XPathConsole = lazy(() => import('./XPathConsole.js').then((module) => ({ default: module.XPathConsole })));
@@ -191,21 +191,21 @@ function Splitter({
 }
 
 function TopBar({ dark }: { dark: boolean }) {
-  const { session, settings, tree } = useStores();
-  const picking = useSlice(session, (s) => s.picking);
-  const pickByClick = useSlice(session, (s) => s.pickByClick);
-  const pickNode = useSlice(session, (s) => s.pickNode);
-  const pickDepth = useSlice(session, (s) => s.pickDepth);
-  const pickStackSize = useSlice(session, (s) => s.pickStackSize);
+  const { hostState, settings, tree } = useStores();
+  const picking = useSlice(hostState, (s) => s.picking);
+  const pickByClick = useSlice(hostState, (s) => s.pickByClick);
+  const pickNode = useSlice(hostState, (s) => s.pickNode);
+  const pickDepth = useSlice(hostState, (s) => s.pickDepth);
+  const pickStackSize = useSlice(hostState, (s) => s.pickStackSize);
   const followFocus = useSlice(settings, (s) => s.followFocus);
-  const canPick = useSlice(session, (s) => selectCapabilities(s).pick);
-  const canFollowFocus = useSlice(session, (s) => selectCapabilities(s).followFocus);
+  const canPick = useSlice(hostState, (s) => selectCapabilities(s).pick);
+  const canFollowFocus = useSlice(hostState, (s) => selectCapabilities(s).followFocus);
   const theme = useSlice(settings, (s) => s.theme);
   const pick = async () => {
     if (picking) {
-      const node = await session.getState().stopPick(true);
+      const node = await hostState.getState().stopPick(true);
       if (node) await tree.getState().reveal(node.runtimeId);
-    } else await session.getState().startPick();
+    } else await hostState.getState().startPick();
   };
   return (
     <header className="top-bar">
@@ -267,51 +267,51 @@ function Panel({ children, className, style }: { children: ReactNode; className:
 }
 
 export function App({ onReconnect }: { onReconnect: () => void }) {
-  const { session, settings, tree } = useStores();
+  const { hostState, settings, tree } = useStores();
   const dark = useDarkTheme();
   const consoleShown = useTreeShown();
-  const connected = useSlice(session, (s) => s.info !== undefined);
-  const accessibilityOn = useSlice(session, selectAccessibilityOn);
-  const connection = useSlice(session, (s) => s.connection);
-  const error = useSlice(session, (s) => s.error);
-  const picking = useSlice(session, (s) => s.picking);
+  const connected = useSlice(hostState, (s) => s.info !== undefined);
+  const accessibilityOn = useSlice(hostState, selectAccessibilityOn);
+  const connection = useSlice(hostState, (s) => s.connection);
+  const error = useSlice(hostState, (s) => s.error);
+  const picking = useSlice(hostState, (s) => s.picking);
   const panels = useSlice(settings, (s) => s.panels);
   const narrow = useNarrow();
-  const canPick = useSlice(session, (s) => selectCapabilities(s).pick);
+  const canPick = useSlice(hostState, (s) => selectCapabilities(s).pick);
 
   // Keys of the whole window: F6 moves between panes, F8 starts picking.
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.defaultPrevented) return;
       if (event.key === 'F6' && !event.ctrlKey && !event.altKey) focusNextPane(event.shiftKey);
-      else if (event.key === 'F8' && !session.getState().picking && canPick) void session.getState().startPick();
+      else if (event.key === 'F8' && !hostState.getState().picking && canPick) void hostState.getState().startPick();
       else return;
       event.preventDefault();
       event.stopPropagation();
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [session, canPick]);
+  }, [hostState, canPick]);
 
   // Pick mode keys: F8/Enter selects, Escape cancels, arrows and the wheel cycle the stack.
   useEffect(() => {
     if (!picking) return;
     const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') void session.getState().stopPick(false);
+      if (event.key === 'Escape') void hostState.getState().stopPick(false);
       else if (event.key === 'F8' || event.key === 'Enter') {
-        void session
+        void hostState
           .getState()
           .stopPick(true)
           .then((node) => node && tree.getState().reveal(node.runtimeId));
-      } else if (event.key === 'ArrowUp') void session.getState().cyclePick(-1);
-      else if (event.key === 'ArrowDown') void session.getState().cyclePick(1);
+      } else if (event.key === 'ArrowUp') void hostState.getState().cyclePick(-1);
+      else if (event.key === 'ArrowDown') void hostState.getState().cyclePick(1);
       else return;
       event.preventDefault();
       event.stopPropagation();
     };
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
-      void session.getState().cyclePick(event.deltaY > 0 ? 1 : -1);
+      void hostState.getState().cyclePick(event.deltaY > 0 ? 1 : -1);
     };
     window.addEventListener('keydown', onKey, true);
     window.addEventListener('wheel', onWheel, { passive: false, capture: true });
@@ -319,7 +319,7 @@ export function App({ onReconnect }: { onReconnect: () => void }) {
       window.removeEventListener('keydown', onKey, true);
       window.removeEventListener('wheel', onWheel, true);
     };
-  }, [picking, session, tree]);
+  }, [picking, hostState, tree]);
 
   if (connection === 'closed' && !connected) {
     return (

@@ -114,7 +114,7 @@ function TabOrderList({ walks, onSelect }: { walks: ApiTabOrderWindow[]; onSelec
  * lists it and numbers its stops on the Screen view.
  */
 export function ChecksPanel() {
-  const { client, details, session, tree, screen } = useStores();
+  const { client, details, hostState, tree, screen } = useStores();
   const node = useSlice(details, (s) => s.node);
   const [result, setResult] = useState<{ runtimeId: string; label: string; answer: CheckResult; tabOrder: boolean }>();
   const [busy, setBusy] = useState(false);
@@ -135,7 +135,7 @@ export function ChecksPanel() {
         walk.order.flatMap((stop, index) => (stop.bounds ? [{ rect: stop.bounds, number: index + 1 }] : [])),
       );
       screen.getState().showTabOrder(markers);
-      session.getState().say(`${answer.findings.length} accessibility finding(s)`);
+      hostState.getState().say(`${answer.findings.length} accessibility finding(s)`);
     } catch (e) {
       setError(errorOf(e).message);
     } finally {

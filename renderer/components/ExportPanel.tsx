@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSlice, useStores } from '../app-context.js';
 import { codeSnippet } from '../model/code-snippet.js';
 import { CODE_FORMATS, type CodeFormat } from '../stores/locators-store.js';
-import { selectCapabilities } from '../stores/session-store.js';
+import { selectCapabilities } from '../stores/host-state-store.js';
 import { LocatorProgress, useCopy } from './LocatorStatus.js';
 
 /** The best locator's code in one language, as a snippet to paste or the whole file, shown before it is copied. */
@@ -52,10 +52,10 @@ function CodePreview({ code }: { code: Partial<Record<CodeFormat, string>> }) {
 
 /** The ranked locators of the selected node, each copied or tried with one click, and the best one's code. */
 export function ExportPanel() {
-  const { details, locators: store, session, xpath, settings } = useStores();
+  const { details, locators: store, hostState, xpath, settings } = useStores();
   const nodeId = useSlice(details, (s) => s.node?.runtimeId);
-  const connected = useSlice(session, (s) => s.info !== undefined);
-  const available = useSlice(session, (s) => selectCapabilities(s).locators);
+  const connected = useSlice(hostState, (s) => s.info !== undefined);
+  const available = useSlice(hostState, (s) => selectCapabilities(s).locators);
   const auto = useSlice(settings, (s) => s.autoLocators);
   const locators = useSlice(store, (s) => s.locators);
   const code = useSlice(store, (s) => s.code);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSlice, useStores } from '../app-context.js';
-import { selectCapabilities } from '../stores/session-store.js';
+import { selectCapabilities } from '../stores/host-state-store.js';
 import { copyText } from './clipboard.js';
 
 /** Locators are computed this long after the selection came to rest (with "follow the selection"). */
@@ -12,9 +12,9 @@ const AUTO_LOCATE_DELAY_MS = 600;
  * can take long on big trees). Mounted once, where the selected element is shown.
  */
 function useLocatorsFollowSelection(): void {
-  const { details, locators, session, settings } = useStores();
+  const { details, locators, hostState, settings } = useStores();
   const nodeId = useSlice(details, (s) => s.node?.runtimeId);
-  const available = useSlice(session, (s) => selectCapabilities(s).locators);
+  const available = useSlice(hostState, (s) => selectCapabilities(s).locators);
   const auto = useSlice(settings, (s) => s.autoLocators);
   useEffect(() => {
     if (locators.getState().runtimeId !== nodeId) locators.getState().clear();
@@ -50,21 +50,21 @@ export function LocatorProgress({ busy }: { busy: boolean }) {
 }
 
 export function useCopy(): (text: string, what: string) => void {
-  const { session } = useStores();
+  const { hostState } = useStores();
   return (text, what) =>
     void copyText(text).then(
-      () => session.getState().say(`Copied ${what}`),
-      (e: unknown) => session.getState().say(`Copy failed: ${String(e)}`, 'error'),
+      () => hostState.getState().say(`Copied ${what}`),
+      (e: unknown) => hostState.getState().say(`Copy failed: ${String(e)}`, 'error'),
     );
 }
 
 /** The best locator of the selected element next to its title, with Copy; or a button that finds it. */
 export function BestLocator() {
   useLocatorsFollowSelection();
-  const { details, locators: store, session } = useStores();
+  const { details, locators: store, hostState } = useStores();
   const nodeId = useSlice(details, (s) => s.node?.runtimeId);
-  const connected = useSlice(session, (s) => s.info !== undefined);
-  const available = useSlice(session, (s) => selectCapabilities(s).locators);
+  const connected = useSlice(hostState, (s) => s.info !== undefined);
+  const available = useSlice(hostState, (s) => selectCapabilities(s).locators);
   const best = useSlice(store, (s) => (s.runtimeId === nodeId ? s.locators[0] : undefined));
   const busy = useSlice(store, (s) => s.busy);
   const error = useSlice(store, (s) => (s.runtimeId === nodeId ? s.error : undefined));

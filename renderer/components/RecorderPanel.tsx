@@ -3,7 +3,7 @@ import type { ApiRecordedStep } from '../../shared/api/schema.js';
 import { ASSERTABLE_ATTRIBUTES, type AssertableAttribute } from '../../shared/recording/steps.js';
 import { useSlice, useStores } from '../app-context.js';
 import { RECORDING_FORMATS, type RecordingFormat } from '../stores/recorder-store.js';
-import { selectCapabilities } from '../stores/session-store.js';
+import { selectCapabilities } from '../stores/host-state-store.js';
 import { saveText } from './clipboard.js';
 import { useCopy } from './LocatorStatus.js';
 
@@ -136,8 +136,8 @@ function ScriptPreview() {
 
 /** The Recorder panel: Record and Stop, the steps as they are recorded, their edits and the script. */
 export function RecorderPanel() {
-  const { recorder, session } = useStores();
-  const available = useSlice(session, (s) => selectCapabilities(s).record);
+  const { recorder, hostState } = useStores();
+  const available = useSlice(hostState, (s) => selectCapabilities(s).record);
   const state = useSlice(recorder, (s) => s);
   const actions = recorder.getState();
   const count = state.steps.length;

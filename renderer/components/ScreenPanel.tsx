@@ -10,7 +10,7 @@ import {
   viewToDesktop,
   zoomStep,
 } from '../model/screen-transform.js';
-import { selectCapabilities } from '../stores/session-store.js';
+import { selectCapabilities } from '../stores/host-state-store.js';
 
 const BUTTONS = ['left', 'middle', 'right'] as const;
 
@@ -27,14 +27,14 @@ function Box({ rect, kind, title }: { rect: Rect; kind: string; title?: string }
  * clicks, the wheel and typed keys go to the application instead.
  */
 export function ScreenPanel() {
-  const { screen, tree, session } = useStores();
+  const { screen, tree, hostState } = useStores();
   const image = useSlice(screen, (s) => s.image);
   const zoomSetting = useSlice(screen, (s) => s.zoom);
   const interact = useSlice(screen, (s) => s.interact);
   const hover = useSlice(screen, (s) => s.hover);
   const boxes = useSlice(screen, (s) => s.boxes);
   const error = useSlice(screen, (s) => s.error);
-  const canInteract = useSlice(session, (s) => selectCapabilities(s).interact);
+  const canInteract = useSlice(hostState, (s) => selectCapabilities(s).interact);
   const viewportRef = useRef<HTMLDivElement>(null);
   const imageRef = useRef<HTMLImageElement>(null);
   const [viewport, setViewport] = useState({ width: 0, height: 0 });
@@ -124,7 +124,7 @@ export function ScreenPanel() {
     }
     const hit = await screen.getState().elementAt(point);
     if (hit) await tree.getState().reveal(hit.node.runtimeId);
-    else session.getState().say('Nothing on screen there has an element');
+    else hostState.getState().say('Nothing on screen there has an element');
   };
 
   const onAuxClick = (event: MouseEvent) => {

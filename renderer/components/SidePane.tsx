@@ -1,5 +1,5 @@
 import { useSlice, useStores } from '../app-context.js';
-import { selectCapabilities } from '../stores/session-store.js';
+import { selectCapabilities } from '../stores/host-state-store.js';
 import { ChecksPanel } from './ChecksPanel.js';
 import { ExportPanel } from './ExportPanel.js';
 import { PatternsPanel } from './PatternsPanel.js';
@@ -27,8 +27,8 @@ const SCREEN: TabSpec = { id: 'screen', title: 'Screen', render: () => <ScreenPa
  * capture it; in a narrow window (`narrow`) export, patterns and checks are tabs each. A new view is one more entry.
  */
 export function SidePane({ narrow = false }: { narrow?: boolean }) {
-  const { session } = useStores();
-  const canScreen = useSlice(session, (s) => selectCapabilities(s).screen);
+  const { hostState } = useStores();
+  const canScreen = useSlice(hostState, (s) => selectCapabilities(s).screen);
   const tabs = [...(narrow ? ELEMENT_VIEWS : [DETAILS]), ...(canScreen ? [SCREEN] : [])];
   return (
     <div className="side-pane">

@@ -5,11 +5,11 @@ import { closeSnapshotView } from '../stores/snapshot-view.js';
 /** While a snapshot is open: says the tree is offline and read-only, and leads back to the live desktop. */
 export function SnapshotBanner() {
   const stores = useStores();
-  const name = useSlice(stores.session, (s) => s.info?.status.snapshot?.name);
+  const name = useSlice(stores.hostState, (s) => s.info?.status.snapshot?.name);
   if (!name) return null;
   const back = () =>
     void closeSnapshotView(stores).catch((error: unknown) =>
-      stores.session.getState().say(`Could not go back: ${errorOf(error).message}`, 'error'),
+      stores.hostState.getState().say(`Could not go back: ${errorOf(error).message}`, 'error'),
     );
   return (
     <div className="snapshot-banner" role="region" aria-label="Offline snapshot">

@@ -18,7 +18,7 @@ export function snapshotFileName(label: string): string {
 
 /** The top bar's snapshot actions: save the selected subtree as a snapshot file, compare two snapshot files. */
 export function SnapshotTools() {
-  const { client, tree, session } = useStores();
+  const { client, tree, hostState } = useStores();
   const selected = useSlice(tree, (s) => (s.selectedId ? s.nodes.get(s.selectedId) : undefined));
   const [comparing, setComparing] = useState(false);
   const save = () => {
@@ -28,9 +28,9 @@ export function SnapshotTools() {
     client.snapshot({ runtimeId: target.runtimeId }).then(
       ({ xml, nodes }) => {
         saveText(xml, snapshotFileName(nodeLabel(target)), 'application/xml');
-        session.getState().say(`Saved ${nodes} nodes of ${nodeLabel(target)} as a snapshot`);
+        hostState.getState().say(`Saved ${nodes} nodes of ${nodeLabel(target)} as a snapshot`);
       },
-      (error: unknown) => session.getState().say(`Snapshot failed: ${errorOf(error).message}`, 'error'),
+      (error: unknown) => hostState.getState().say(`Snapshot failed: ${errorOf(error).message}`, 'error'),
     );
   };
   const stores = useStores();
@@ -40,8 +40,8 @@ export function SnapshotTools() {
       .text()
       .then((xml) => openSnapshotView(stores, xml, file.name))
       .then(
-        (nodes) => session.getState().say(`Opened the snapshot ${file.name} (${nodes} nodes), offline and read-only`),
-        (error: unknown) => session.getState().say(`Could not open ${file.name}: ${errorOf(error).message}`, 'error'),
+        (nodes) => hostState.getState().say(`Opened the snapshot ${file.name} (${nodes} nodes), offline and read-only`),
+        (error: unknown) => hostState.getState().say(`Could not open ${file.name}: ${errorOf(error).message}`, 'error'),
       );
   };
   return (

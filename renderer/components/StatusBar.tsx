@@ -1,19 +1,19 @@
 import { useSlice, useStores } from '../app-context.js';
-import { selectAccessibilityOn } from '../stores/session-store.js';
+import { selectAccessibilityOn } from '../stores/host-state-store.js';
 
 export function StatusBar() {
-  const { client, session, tree, settings } = useStores();
-  const connection = useSlice(session, (s) => s.connection);
-  const providers = useSlice(session, (s) => s.info?.status.providers);
-  const platform = useSlice(session, (s) => s.info?.status.platform);
-  const accessibilityOn = useSlice(session, selectAccessibilityOn);
+  const { client, hostState, tree, settings } = useStores();
+  const connection = useSlice(hostState, (s) => s.connection);
+  const providers = useSlice(hostState, (s) => s.info?.status.providers);
+  const platform = useSlice(hostState, (s) => s.info?.status.platform);
+  const accessibilityOn = useSlice(hostState, selectAccessibilityOn);
   const settingsError = useSlice(settings, (s) => s.hostError);
-  const message = useSlice(session, (s) => s.message);
-  const error = useSlice(session, (s) => s.error);
+  const message = useSlice(hostState, (s) => s.message);
+  const error = useSlice(hostState, (s) => s.error);
   const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
   const treeError = useSlice(tree, (s) => s.lastError);
-  const picking = useSlice(session, (s) => s.picking);
-  const canStop = useSlice(session, (s) => s.info?.status.capabilities.stop ?? false);
+  const picking = useSlice(hostState, (s) => s.picking);
+  const canStop = useSlice(hostState, (s) => s.info?.status.capabilities.stop ?? false);
   return (
     <footer className="status-bar" aria-label="Status bar">
       <span className={`conn ${connection}`}>● {connection === 'open' ? 'connected' : connection}</span>
@@ -35,7 +35,7 @@ export function StatusBar() {
           className="stop-host"
           title="End the host and everything it started"
           onClick={() =>
-            void client.stopHost().catch((e: unknown) => session.getState().say(`Stop failed: ${String(e)}`, 'error'))
+            void client.stopHost().catch((e: unknown) => hostState.getState().say(`Stop failed: ${String(e)}`, 'error'))
           }
         >
           Stop host

@@ -7,7 +7,7 @@ import { TreeFilterStatus } from './TreeFilterStatus.js';
 import { roleFamily, roleGlyph } from '../model/roles.js';
 import { isOwnWindowName } from '../model/own-windows.js';
 import { placementText } from '../model/placement.js';
-import { selectCapabilities } from '../stores/session-store.js';
+import { selectCapabilities } from '../stores/host-state-store.js';
 
 export { HIGHLIGHT_MS } from '../model/placement.js';
 export const ROW_HEIGHT = 22;
@@ -55,11 +55,11 @@ export function rowStartingWith(rows: readonly TreeRow[], prefix: string, from: 
 }
 
 export function TreeView() {
-  const { tree, session, highlight, screen } = useStores();
+  const { tree, hostState, highlight, screen } = useStores();
   const rows = useSlice(tree, (s) => s.rows);
   // Secondary texts read loaded children: they follow every change of the tree.
   useSlice(tree, (s) => s.version);
-  const ownApplications = useSlice(session, (s) => s.ownApplications);
+  const ownApplications = useSlice(hostState, (s) => s.ownApplications);
   const typed = useRef({ text: '', at: 0 });
   const selectedId = useSlice(tree, (s) => s.selectedId);
   const selectedIndex = useSlice(tree, (s) => s.selectedIndex);
@@ -212,9 +212,9 @@ export function TreeView() {
 
 /** Until the first rows are there: what the inspector is waiting for, in words. */
 function ColdStart() {
-  const { session, tree } = useStores();
-  const connection = useSlice(session, (s) => s.connection);
-  const connected = useSlice(session, (s) => s.info !== undefined);
+  const { hostState, tree } = useStores();
+  const connection = useSlice(hostState, (s) => s.connection);
+  const connected = useSlice(hostState, (s) => s.info !== undefined);
   const error = useSlice(tree, (s) => s.lastError);
   const filtering = useSlice(tree, (s) => s.filter.trim() !== '');
   if (filtering || connection === 'closed') return null;
@@ -233,12 +233,12 @@ function ColdStart() {
 }
 
 function TreeFooter({ onHighlight }: { onHighlight: () => void }) {
-  const { tree, settings, session, highlight } = useStores();
+  const { tree, settings, hostState, highlight } = useStores();
   const count = useSlice(tree, (s) => s.rows.length);
   const loaded = useSlice(tree, (s) => (s.version >= 0 ? s.nodes.size : 0));
   const selectedId = useSlice(tree, (s) => s.selectedId);
   const follow = useSlice(settings, (s) => s.highlightSelection);
-  const canHighlight = useSlice(session, (s) => selectCapabilities(s).highlight);
+  const canHighlight = useSlice(hostState, (s) => selectCapabilities(s).highlight);
   const placement = useSlice(highlight, (s) => s.placement);
   const error = useSlice(highlight, (s) => s.error);
   return (

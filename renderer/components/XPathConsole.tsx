@@ -192,7 +192,7 @@ export function XPathConsole({ dark }: { dark: boolean }) {
 }
 
 function HighlightAll() {
-  const { xpath, client, session, screen } = useStores();
+  const { xpath, client, hostState, screen } = useStores();
   const count = useSlice(xpath, (s) => s.count);
   const evaluationId = useSlice(xpath, (s) => s.evaluationId);
   return (
@@ -205,9 +205,9 @@ function HighlightAll() {
         void client.highlight({ evaluationId, durationMs: HIGHLIGHT_MS }).then(
           ({ rects }) => {
             screen.getState().showHighlighted(rects, HIGHLIGHT_MS);
-            session.getState().say(`Highlighted ${rects.length} elements`);
+            hostState.getState().say(`Highlighted ${rects.length} elements`);
           },
-          (e: unknown) => session.getState().say(`Highlight failed: ${String(e)}`, 'error'),
+          (e: unknown) => hostState.getState().say(`Highlight failed: ${String(e)}`, 'error'),
         );
       }}
     >

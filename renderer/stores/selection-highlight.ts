@@ -7,7 +7,7 @@ import type { InspectorClient } from '../../shared/api/client.js';
 import type { Rect } from '../../shared/model/values.js';
 import { errorOf } from '../model/errors.js';
 import { HIGHLIGHT_MS, placementOf, type Placement } from '../model/placement.js';
-import { selectCapabilities, type SessionStore } from './session-store.js';
+import { selectCapabilities, type HostStateStore } from './host-state-store.js';
 import type { SettingsStore } from './settings-store.js';
 import type { TreeStore } from './tree-store.js';
 
@@ -29,7 +29,7 @@ export function createSelectionHighlight(
   client: InspectorClient,
   stores: {
     tree: TreeStore;
-    session: SessionStore;
+    hostState: HostStateStore;
     settings: SettingsStore;
     /** Told what was outlined (the Screen view draws it too). */
     onOutlined?: (rects: Rect[]) => void;
@@ -45,7 +45,7 @@ export function createSelectionHighlight(
       const { rects } = await client.highlight({ runtimeIds: [id], durationMs: HIGHLIGHT_MS });
       stores.onOutlined?.(rects);
       if (mine !== ticket) return;
-      const screens = stores.session.getState().info?.screens ?? [];
+      const screens = stores.hostState.getState().info?.screens ?? [];
       store.setState({ runtimeId: id, placement: placementOf(rects, screens), error: undefined });
     } catch (error) {
       if (mine === ticket) store.setState({ runtimeId: id, placement: undefined, error: errorOf(error).message });
@@ -66,7 +66,7 @@ export function createSelectionHighlight(
     store.setState({ runtimeId: undefined, placement: undefined, error: undefined });
     const id = state.selectedId;
     const wanted = stores.settings.getState().highlightSelection;
-    if (!id || !wanted || !selectCapabilities(stores.session.getState()).highlight) return;
+    if (!id || !wanted || !selectCapabilities(stores.hostState.getState()).highlight) return;
     timer = setTimeout(() => void outline(id), restMs);
   });
 

@@ -5,16 +5,16 @@
 import type { Stores } from '../app-context.js';
 
 /** The snapshot the connection shows, or undefined for the live desktop. */
-export function shownSnapshot(stores: Pick<Stores, 'session'>): string | undefined {
-  return stores.session.getState().info?.status.snapshot?.name;
+export function shownSnapshot(stores: Pick<Stores, 'hostState'>): string | undefined {
+  return stores.hostState.getState().info?.status.snapshot?.name;
 }
 
 async function startOver(stores: Stores): Promise<void> {
-  const { session, tree, xpath, locators } = stores;
+  const { hostState, tree, xpath, locators } = stores;
   tree.getState().select(undefined);
   tree.getState().setFilter('');
   locators.getState().clear();
-  const info = await session.getState().connect();
+  const info = await hostState.getState().connect();
   if (!info) return;
   await tree.getState().setRoot(info.desktop);
   if (xpath.getState().expression.trim()) await xpath.getState().evaluate();

@@ -1,6 +1,6 @@
 /**
  * One inspector window's stores over one protocol client, and how they work together: host events go to the tree
- * and the session, the selection drives the details panel, focus changes reveal in the tree while follow focus is
+ * and the host state, the selection drives the details panel, focus changes reveal in the tree while follow focus is
  * on, the XPath history is a setting, and the XPath completions read the live tree's names.
  */
 import type { InspectorClient } from '../../shared/api/client.js';
@@ -18,7 +18,7 @@ import { createScreenStore } from './screen-store.js';
 import { createEventsStore } from './events-store.js';
 import { createRecorderStore } from './recorder-store.js';
 import { createSelectionHighlight } from './selection-highlight.js';
-import { createSessionStore, selectAccessibilityOn, selectCapabilities } from './session-store.js';
+import { createHostStateStore, selectAccessibilityOn, selectCapabilities } from './host-state-store.js';
 import { createSettingsStore, HISTORY_LIMIT, type KeyValueStorage } from './settings-store.js';
 import { createTreeStore } from './tree-store.js';
 import { createXPathStore } from './xpath-store.js';
@@ -62,14 +62,14 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     onHistory: (history) => settings.getState().update({ xpathHistory: history }),
     ...(options.xpathDebounceMs !== undefined ? { debounceMs: options.xpathDebounceMs } : {}),
   });
-  const session = createSessionStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
+  const hostState = createHostStateStore(client, { onReveal: (node) => void tree.getState().reveal(node.runtimeId) });
   const screen = createScreenStore(client);
   const events = createEventsStore(client, { reveal: (runtimeId) => tree.getState().reveal(runtimeId) });
   const recorder = createRecorderStore(client);
   // What is outlined on the real screen is outlined in the Screen view too.
   const selectionHighlight = createSelectionHighlight(client, {
     tree,
-    session,
+    hostState,
     settings,
     onOutlined: (rects) => screen.getState().showHighlighted(rects, HIGHLIGHT_MS),
   });
@@ -78,7 +78,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
     tree,
     details,
     xpath,
-    session,
+    hostState,
     settings,
     locators,
     screen,
@@ -97,13 +97,13 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   offs.push(
     client.onAny((event) => {
       tree.getState().handleEvent(event);
-      session.getState().handleEvent(event);
+      hostState.getState().handleEvent(event);
       events.getState().handleEvent(event);
       recorder.getState().handleEvent(event);
       if (
         event.type === 'focus.changed' &&
         settings.getState().followFocus &&
-        selectCapabilities(session.getState()).followFocus
+        selectCapabilities(hostState.getState()).followFocus
       ) {
         void tree.getState().reveal(event.node.runtimeId);
       }
@@ -168,7 +168,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   // The providers' catalog, asked for again whenever the host's description changes (a snapshot opened or closed).
   // Without it the names are checked against the loaded tree alone.
   offs.push(
-    session.subscribe((state, previous) => {
+    hostState.subscribe((state, previous) => {
       if (!state.info || state.info === previous.info) return;
       void client.names().then(
         (names) => (catalog = names),
@@ -183,12 +183,12 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
   };
 
   const start = async () => {
-    const info = await session.getState().connect();
+    const info = await hostState.getState().connect();
     if (!info) return;
     // A recording may be running from before this page (a reload).
     if (info.status.capabilities.record) void recorder.getState().load();
 
-    if (!selectAccessibilityOn(session.getState())) return;
+    if (!selectAccessibilityOn(hostState.getState())) return;
     await tree.getState().setRoot(info.desktop);
     void markOwnApplications();
   };
@@ -207,7 +207,7 @@ export function createInspector(client: InspectorClient, options: InspectorOptio
       });
       try {
         await handle.done;
-        session.setState({ ownApplications: ids });
+        hostState.setState({ ownApplications: ids });
         return;
       } catch (error) {
         if (errorOf(error).code !== 'cancelled') return;

@@ -17,7 +17,7 @@ import { TreeView } from '../components/TreeView.js';
 import { codeSnippet } from '../model/code-snippet.js';
 import { displayValue, statesSummary } from '../model/display.js';
 import { placementOf, placementText } from '../model/placement.js';
-import { createSessionStore } from '../stores/session-store.js';
+import { createHostStateStore } from '../stores/host-state-store.js';
 import { createInspector, type Inspector } from '../stores/wiring.js';
 import { connectedHost } from './support/host.js';
 
@@ -275,14 +275,14 @@ test('placement against the screens', () => {
 
 test('a status message clears itself after a while; a newer one is kept', async () => {
   const client = { desktop: () => Promise.reject(new Error('unused')) } as never;
-  const session = createSessionStore(client, { onReveal: () => undefined }, { info: 40, error: 80 });
-  session.getState().say('first');
+  const hostState = createHostStateStore(client, { onReveal: () => undefined }, { info: 40, error: 80 });
+  hostState.getState().say('first');
   await new Promise((resolve) => setTimeout(resolve, 20));
-  session.getState().say('second', 'error');
+  hostState.getState().say('second', 'error');
   await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(session.getState().message?.text, 'second');
+  assert.equal(hostState.getState().message?.text, 'second');
   await new Promise((resolve) => setTimeout(resolve, 60));
-  assert.equal(session.getState().message, undefined);
+  assert.equal(hostState.getState().message, undefined);
 });
 
 test('tabs: arrows move between views, a view keeps its state while hidden', () => {

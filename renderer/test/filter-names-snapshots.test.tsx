@@ -161,7 +161,7 @@ test('comparing two snapshot files lists the nodes added, removed and changed wi
 
 test('an opened snapshot is the tree until going back: offline, read-only, marked, with its own names', async (t) => {
   const inspector = await inspect(t);
-  const { client, xpath, session } = inspector.stores;
+  const { client, xpath, hostState } = inspector.stores;
   const xml = `<snapshot xmlns="urn:platynui:control" xmlns:app="urn:platynui:app">
   <app:Application Name="Saved app"><Window Name="Saved window"><Gauge Name="Level" Id="level"/></Window></app:Application>
 </snapshot>`;
@@ -179,7 +179,7 @@ test('an opened snapshot is the tree until going back: offline, read-only, marke
   const banner = await eventually(() => screen.getByRole('region', { name: 'Offline snapshot' }));
   assert.match(banner.textContent ?? '', /Offline.*saved\.xml, read-only/);
   await eventually(() =>
-    assert.equal(session.getState().message?.text, 'Opened the snapshot saved.xml (3 nodes), offline and read-only'),
+    assert.equal(hostState.getState().message?.text, 'Opened the snapshot saved.xml (3 nodes), offline and read-only'),
   );
   assert.deepEqual(labels(inspector).slice(1), ['  app:Application "Saved app"']);
   await xpath.getState().evaluate('//Gauge');
@@ -215,7 +215,10 @@ test('a snapshot that is not one is refused naming the file, line and column; th
     target: { files: [new File(['<snapshot xmlns="urn:platynui:control">\n  <Window>'], 'broken.xml')] },
   });
   await eventually(() =>
-    assert.match(inspector.stores.session.getState().message?.text ?? '', /^Could not open broken\.xml: broken\.xml:/),
+    assert.match(
+      inspector.stores.hostState.getState().message?.text ?? '',
+      /^Could not open broken\.xml: broken\.xml:/,
+    ),
   );
   assert.equal((await inspector.stores.client.status()).snapshot, undefined);
 });

@@ -1,10 +1,10 @@
-// The session and settings stores, and how the inspector's stores work together, over the protocol client against
+// The host state and settings stores, and how the inspector's stores work together, over the protocol client against
 // the real dispatcher on the mock provider and the mock platform.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { NodeSummary } from '../../shared/api/schema.js';
-import { createSessionStore, selectCapabilities } from '../stores/session-store.js';
+import { createHostStateStore, selectCapabilities } from '../stores/host-state-store.js';
 import { CACHE_KEY, createSettingsStore, type KeyValueStorage } from '../stores/settings-store.js';
 import { createInspector } from '../stores/wiring.js';
 import { connectedHost, openMockHost } from './support/host.js';
@@ -86,8 +86,8 @@ test('the cache paints first; the host wins; a change made before the host answe
 
 test('the host reports its capabilities: the mock platform has a pointer and a highlight, the mock reports focus', async (t) => {
   const { client } = await connectedHost(t);
-  const session = createSessionStore(client, { onReveal: () => undefined });
-  assert.deepEqual(selectCapabilities(session.getState()), {
+  const hostState = createHostStateStore(client, { onReveal: () => undefined });
+  assert.deepEqual(selectCapabilities(hostState.getState()), {
     pick: false,
     highlight: false,
     followFocus: false,
@@ -97,9 +97,9 @@ test('the host reports its capabilities: the mock platform has a pointer and a h
     interact: false,
     record: false,
   });
-  const info = await session.getState().connect();
+  const info = await hostState.getState().connect();
   assert.equal(info?.desktop.runtimeId, 'platynui:Desktop');
-  assert.deepEqual(selectCapabilities(session.getState()), {
+  assert.deepEqual(selectCapabilities(hostState.getState()), {
     pick: true,
     highlight: true,
     followFocus: true,
@@ -119,34 +119,34 @@ test('pick mode: the pointer over an element hovers it, cycling moves towards th
   const { host, client } = await connectedHost(t);
   await client.evaluate('//*').done;
   const revealed: NodeSummary[] = [];
-  const session = createSessionStore(client, { onReveal: (node) => revealed.push(node) });
-  client.onAny((event) => session.getState().handleEvent(event));
-  await session.getState().connect();
-  await session.getState().startPick();
-  assert.equal(session.getState().picking, true);
+  const hostState = createHostStateStore(client, { onReveal: (node) => revealed.push(node) });
+  client.onAny((event) => hostState.getState().handleEvent(event));
+  await hostState.getState().connect();
+  await hostState.getState().startPick();
+  assert.equal(hostState.getState().picking, true);
   await host.context.runtime.platform!.pointer!.moveTo({ x: 150, y: 130 });
-  await until(() => session.getState().pickNode?.runtimeId === 'mock:button-toolbar-ok', 'the hover on OK');
-  assert.ok(session.getState().pickStackSize >= 2, `stack of ${session.getState().pickStackSize}`);
-  await session.getState().cyclePick(-1);
-  await until(() => session.getState().pickDepth === 1, 'the cycle towards the window');
-  assert.equal(session.getState().pickNode?.runtimeId, 'mock:pane-toolbar');
-  const picked = await session.getState().stopPick(true);
+  await until(() => hostState.getState().pickNode?.runtimeId === 'mock:button-toolbar-ok', 'the hover on OK');
+  assert.ok(hostState.getState().pickStackSize >= 2, `stack of ${hostState.getState().pickStackSize}`);
+  await hostState.getState().cyclePick(-1);
+  await until(() => hostState.getState().pickDepth === 1, 'the cycle towards the window');
+  assert.equal(hostState.getState().pickNode?.runtimeId, 'mock:pane-toolbar');
+  const picked = await hostState.getState().stopPick(true);
   assert.equal(picked?.runtimeId, 'mock:pane-toolbar');
-  assert.equal(session.getState().picking, false);
-  assert.equal(session.getState().message?.text, 'Picked');
+  assert.equal(hostState.getState().picking, false);
+  assert.equal(hostState.getState().message?.text, 'Picked');
 });
 
 test('pick mode ends when the host stops it; cancelling returns nothing', async (t) => {
   const { client } = await connectedHost(t);
-  const session = createSessionStore(client, { onReveal: () => undefined });
-  client.onAny((event) => session.getState().handleEvent(event));
-  await session.getState().startPick();
-  assert.equal(await session.getState().stopPick(false), undefined);
-  assert.equal(session.getState().message?.text, 'Pick cancelled');
-  await session.getState().startPick();
+  const hostState = createHostStateStore(client, { onReveal: () => undefined });
+  client.onAny((event) => hostState.getState().handleEvent(event));
+  await hostState.getState().startPick();
+  assert.equal(await hostState.getState().stopPick(false), undefined);
+  assert.equal(hostState.getState().message?.text, 'Pick cancelled');
+  await hostState.getState().startPick();
   // Another connection starts picking: the host stops this one (`pick.stopped`).
   await client.request('pick.start', {});
-  await until(() => !session.getState().picking, 'pick.stopped');
+  await until(() => !hostState.getState().picking, 'pick.stopped');
 });
 
 test('follow focus: a focus change in the application reveals the node in the tree only while it is on', async (t) => {

@@ -1,7 +1,7 @@
 /**
- * The session as the status bar and the top bar show it: the connection, what the host is (its desktop, providers,
- * accessibility switch and capabilities, all from the protocol's `desktop` and `status`), pick mode and the last
- * message. Pick results go to `onReveal`, which selects them in the tree.
+ * The host as the page knows it (what the status bar and the top bar show): the connection, what the host is (its
+ * desktop, providers, accessibility switch and capabilities, all from the protocol's `desktop` and `status`), pick
+ * mode and the last message. Pick results go to `onReveal`, which selects them in the tree.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
@@ -19,7 +19,7 @@ export interface HostInfo {
 /** How long a status message stays, by level. */
 export const MESSAGE_MS = { info: 6000, error: 15000 } as const;
 
-export interface SessionState {
+export interface HostState {
   info: HostInfo | undefined;
   connection: 'connecting' | 'open' | 'closed';
   error: string | undefined;
@@ -36,7 +36,7 @@ export interface SessionState {
   ownApplications: ReadonlySet<string>;
 }
 
-export interface SessionActions {
+export interface HostStateActions {
   connect(): Promise<HostInfo | undefined>;
   enableAccessibility(): Promise<void>;
   startPick(): Promise<void>;
@@ -44,13 +44,13 @@ export interface SessionActions {
   /** Ends pick mode; with accept, resolves to the picked node (which the caller reveals). */
   stopPick(accept: boolean): Promise<NodeSummary | undefined>;
   say(text: string, level?: 'info' | 'error'): void;
-  setConnection(state: SessionState['connection']): void;
+  setConnection(state: HostState['connection']): void;
   handleEvent(event: InspectorEvent): void;
 }
 
-export type SessionStore = StoreApi<SessionState & SessionActions>;
+export type HostStateStore = StoreApi<HostState & HostStateActions>;
 
-export interface SessionCallbacks {
+export interface HostStateCallbacks {
   /** A node was picked: reveal and select it. */
   onReveal(node: NodeSummary): void;
 }
@@ -67,17 +67,17 @@ const NO_CAPABILITIES: Capabilities = {
 };
 
 /** The host's capabilities; none until the host answered. */
-export const selectCapabilities = (state: SessionState): Capabilities =>
+export const selectCapabilities = (state: HostState): Capabilities =>
   state.info?.status.capabilities ?? NO_CAPABILITIES;
 
 /** False only when the host reports the accessibility switch off. */
-export const selectAccessibilityOn = (state: SessionState): boolean => state.info?.status.accessibility.enabled ?? true;
+export const selectAccessibilityOn = (state: HostState): boolean => state.info?.status.accessibility.enabled ?? true;
 
-export function createSessionStore(
+export function createHostStateStore(
   client: InspectorClient,
-  callbacks: SessionCallbacks,
+  callbacks: HostStateCallbacks,
   messageMs: { info: number; error: number } = MESSAGE_MS,
-): SessionStore {
+): HostStateStore {
   let messageTimer: ReturnType<typeof setTimeout> | undefined;
   const readInfo = async (): Promise<HostInfo> => {
     const [desktop, status] = await Promise.all([client.desktop(), client.status()]);
@@ -85,7 +85,7 @@ export function createSessionStore(
     return { desktop: desktop.node, screens, status };
   };
 
-  return createStore<SessionState & SessionActions>()((set, get) => ({
+  return createStore<HostState & HostStateActions>()((set, get) => ({
     info: undefined,
     connection: 'connecting',
     error: undefined,
