@@ -2,11 +2,18 @@ import type { InspectorEvent, MethodName, Params, Result, ServerMessage } from '
 import { parseRequest } from '../../shared/api/schema.js';
 import { toInspectorError } from '../../shared/model/errors.js';
 import { enableAccessibility } from '../services/accessibility-status.js';
-import { exportNode, locatorsOf } from '../services/locate.js';
 import { nameCatalog } from '../services/name-catalog.js';
-import { nodeAction, nodeAncestors, nodeAttributes, nodePatterns } from '../services/node-requests.js';
-import { diffSnapshotTexts } from '../services/snapshot-diff.js';
-import { snapshotXml } from '../services/snapshot-xml.js';
+import {
+  nodeAction,
+  nodeAncestors,
+  nodeAttributes,
+  nodeExport,
+  nodeLocators,
+  nodePatterns,
+  nodeSummary,
+} from '../services/node-requests.js';
+import { snapshotDiffRequest } from '../services/snapshot-diff.js';
+import { snapshotRequest } from '../services/snapshot-xml.js';
 import { SnapshotViews } from '../services/snapshot-views.js';
 import { checkRequest } from '../services/check-request.js';
 import {
@@ -23,9 +30,6 @@ import { showHighlight } from '../services/highlight-targets.js';
 import { hostStatus, stopHost } from '../services/host-status.js';
 import { childPage, desktopOverview, subtreePage } from '../services/tree-view.js';
 import type { HostContext } from './host-context.js';
-
-/** A comparison lists at most this many nodes to a page (the counts stay whole). */
-const SNAPSHOT_DIFF_ENTRIES = 5000;
 
 type Handler<M extends MethodName> = (params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
@@ -115,7 +119,7 @@ export class InspectorDispatcher {
     const send = (event: InspectorEvent) => this.sendEvent(event);
     return {
       desktop: () => desktopOverview(context),
-      node: async ({ runtimeId }) => context.summarize(context.node(runtimeId)),
+      node: (params) => nodeSummary(context, params),
       children: (params) => childPage(context, params),
       subtree: (params) => subtreePage(context, params),
       ancestors: (params) => nodeAncestors(context, params),
@@ -133,24 +137,11 @@ export class InspectorDispatcher {
       'pick.select': async () => context.picking.select(),
       'pick.cycle': async ({ delta }) => context.picking.cycle(delta),
       'pick.stop': async () => context.picking.stop(),
-      locate: async ({ runtimeId, limit }) => ({
-        runtimeId,
-        locators: await locatorsOf(runtime, context.xpath, context.node(runtimeId), limit),
-      }),
-      export: async ({ runtimeId, format, action }) => ({
-        format,
-        ...(await exportNode(runtime, context.xpath, context.node(runtimeId), format, action)),
-      }),
-      check: async (params) =>
-        checkRequest(runtime, context.xpath, params.runtimeId ? context.node(params.runtimeId) : undefined, params),
-      snapshot: async ({ runtimeId, maxDepth, attrs }) =>
-        snapshotXml(runtime, runtimeId ? context.node(runtimeId) : runtime.desktop, { attrs, maxDepth }),
-      'snapshot.diff': async ({ before, after }) =>
-        diffSnapshotTexts(
-          { xml: before.xml, source: before.name },
-          { xml: after.xml, source: after.name },
-          { maxEntries: SNAPSHOT_DIFF_ENTRIES },
-        ),
+      locate: (params) => nodeLocators(context, params),
+      export: (params) => nodeExport(context, params),
+      check: (params) => checkRequest(context, params),
+      snapshot: (params) => snapshotRequest(context, params),
+      'snapshot.diff': async (params) => snapshotDiffRequest(params),
       names: async () => nameCatalog(runtime),
       'snapshot.open': (params) => this.snapshots.open(params),
       'snapshot.close': async () => this.snapshots.close(),

@@ -4,25 +4,29 @@ import { CheckConfigError, EMPTY_CHECK_CONFIG, parseCheckConfig } from '../../sh
 import { formatCheckReport } from '../../shared/checks/report/formats.js';
 import { ruleById } from '../../shared/checks/rules/index.js';
 import { InspectorError } from '../../shared/model/errors.js';
-import type { RuntimeNode } from '../runtime/node.js';
-import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { checkAccessibility } from './accessibility-check.js';
 import { bestLocatorOfEach } from './locate.js';
 import { packageVersion } from './package-info.js';
+import type { TreeView } from './tree-view.js';
 
 /** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
 export function checkTool(): { name: string; version: string } {
   return { name: 'PlatynUI Inspector', version: packageVersion() };
 }
 
-/** The protocol's `check`: rules and config validated, the subtree checked, findings capped, the report formatted. */
-export async function checkRequest(
-  runtime: Runtime,
-  xpath: XPathService,
-  root: RuntimeNode | undefined,
-  params: Params<'check'>,
-): Promise<Result<'check'>> {
+/** A tree view with its XPath service (the checks evaluate their rules' queries and locate their findings). */
+export interface CheckView extends TreeView {
+  readonly xpath: XPathService;
+}
+
+/**
+ * The protocol's `check`: rules and config validated, the subtree checked (the node `runtimeId` names, else the
+ * desktop), findings capped, the report formatted.
+ */
+export async function checkRequest(view: CheckView, params: Params<'check'>): Promise<Result<'check'>> {
+  const { runtime, xpath } = view;
+  const root = params.runtimeId ? view.node(params.runtimeId) : undefined;
   const unknown = (params.rules ?? []).filter((id) => !ruleById(id));
   if (unknown.length > 0) {
     throw new InspectorError('invalid-input', `unknown rule ${unknown.join(', ')}`, { path: 'rules' });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Params, Result } from '../../shared/api/schema.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { diffSnapshots, type SnapshotDiff, type SnapshotDiffOptions } from '../../shared/snapshot/diff.js';
 import { decodeSnapshotBytes } from '../../shared/snapshot/utf8.js';
@@ -39,4 +40,16 @@ export function diffSnapshotTexts(
   options: SnapshotDiffOptions = {},
 ): SnapshotDiff {
   return diffSnapshots(readSnapshotXml(before.xml, before.source), readSnapshotXml(after.xml, after.source), options);
+}
+
+/** A comparison the protocol answers lists at most this many nodes (the counts stay whole). */
+const SNAPSHOT_DIFF_ENTRIES = 5000;
+
+/** The protocol's `snapshot.diff`: two snapshot texts compared, each named as the client named it. */
+export function snapshotDiffRequest({ before, after }: Params<'snapshot.diff'>): Result<'snapshot.diff'> {
+  return diffSnapshotTexts(
+    { xml: before.xml, source: before.name },
+    { xml: after.xml, source: after.name },
+    { maxEntries: SNAPSHOT_DIFF_ENTRIES },
+  );
 }
