@@ -83,9 +83,12 @@ export class RuntimeNode {
     this.idSettled = true;
   }
 
-  /** The id is definitive: loadId() resolved since the last invalidation, or the provider never defers ids. */
+  /**
+   * The id is definitive: loadId() resolved since the last invalidation, the provider says so (idLoaded), or it never
+   * defers ids.
+   */
   get idDefinitive(): boolean {
-    return this.idSettled || this.source.loadId === undefined;
+    return this.idSettled || this.source.loadId === undefined || this.source.idLoaded === true;
   }
   get isSecure(): boolean {
     return this.source.isSecure;

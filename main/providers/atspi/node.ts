@@ -101,6 +101,15 @@ export class AtspiNode implements ProviderNode {
       this.fail(error);
     }
   }
+  /**
+   * The ids are definitive without a call: the application's tree came in bulk (or is walked node by node, each
+   * header with its id) and its ids are loaded. Before the bulk load loadId() still has to run: it marks the ids
+   * wanted, so the load reads them with the structure.
+   */
+  get idLoaded(): boolean {
+    const app = this.data.app;
+    return app.ids === 'loaded' && (app.bulk === 'loaded' || app.bulk === 'lazy');
+  }
   get isSecure(): boolean {
     const data = this.data;
     if (data.knownSecure) return true;
