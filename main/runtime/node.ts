@@ -10,6 +10,15 @@ import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/pro
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');
 
+const nameSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The names as a set, made once per list (a walk asks every node for the same list). */
+function nameSet(names: readonly string[]): ReadonlySet<string> {
+  let set = nameSets.get(names);
+  if (!set) nameSets.set(names, (set = new Set(names)));
+  return set;
+}
+
 /** What a node needs from the runtime that owns it. */
 export interface NodeOwner {
   adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode;
@@ -137,6 +146,11 @@ export class RuntimeNode {
   }
 
   private adoptChildren(sources: readonly ProviderNode[]): readonly RuntimeNode[] {
+    if (!this.resolvedChildren?.length) {
+      const adopted = sources.map((source) => this.owner.adopt(source, this, this.technology));
+      this.owner.countFetched(adopted.length);
+      return adopted;
+    }
     // A child marked removed (a whole-tree invalidation drops every node) is never handed out again.
     const previous = new Map(
       (this.resolvedChildren ?? []).filter((child) => !child.isRemoved).map((child) => [child.runtimeId, child]),
@@ -241,10 +255,10 @@ export class RuntimeNode {
       return out;
     }
     if (!this.idDefinitive) return undefined;
-    const listed = this.source.peekAttributes?.();
+    if (localNames.some((localName) => /\.(X|Y|Width|Height)$/.test(localName))) return undefined;
+    const listed = this.source.peekAttributes?.(nameSet(localNames));
     if (!listed) return undefined;
     for (const localName of localNames) {
-      if (/\.(X|Y|Width|Height)$/.test(localName)) return undefined;
       const secret = this.isSecure && SECRET_ATTRIBUTE_NAMES.has(localName);
       let providedControl = false;
       const first = out.length;

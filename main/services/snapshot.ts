@@ -174,11 +174,22 @@ export function readSelectedFrom(
   return names.flatMap((name) => node.attributesNamed(name)).filter((entry) => entry.namespace === 'control');
 }
 
-/** The names readSelected() asks for one by one, or 'all' (also when include patterns may name any attribute). */
-function selectedNames(options: SelectOptions): string[] | 'all' {
-  if (options.attrs === 'all' || (options.filter?.include.length ?? 0) > 0) return 'all';
+/** The last list selectedNames() made for a selection, with what it was made from. */
+const namesOfSelections = new WeakMap<SelectOptions, { key: string; names: readonly string[] | 'all' }>();
+
+/**
+ * The names readSelected() asks for one by one, or 'all' (also when include patterns may name any attribute); the
+ * same list for the same selection (a walk asks for it on every node).
+ */
+function selectedNames(options: SelectOptions): readonly string[] | 'all' {
+  const all = options.attrs === 'all' || (options.filter?.include.length ?? 0) > 0;
+  if (all) return 'all';
+  const key = `${options.attrs} ${options.includeRuntimeId}`;
+  const made = namesOfSelections.get(options);
+  if (made?.key === key) return made.names;
   const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
   if (options.includeRuntimeId) names.push(AttributeNames.RuntimeId);
+  namesOfSelections.set(options, { key, names });
   return names;
 }
 
@@ -300,6 +311,39 @@ export function chunked(write: (chunk: string) => void): { write: (text: string)
     write: (text) => {
       buffer += text;
       if (buffer.length >= CHUNK_CHARS) flush();
+    },
+    flush,
+  };
+}
+
+/** The bytes a byte-chunked output collects before it hands them on. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * chunked() for bytes: each written text is encoded as UTF-8 straight into a chunk of about a megabyte, handed on
+ * once full (flush() hands on the rest). No long string is built and flattened before it is encoded.
+ */
+export function chunkedBytes(write: (chunk: Buffer) => void): { write: (text: string) => void; flush: () => void } {
+  let buffer: Buffer | undefined;
+  let used = 0;
+  const flush = () => {
+    if (!buffer || used === 0) return;
+    const chunk = buffer.subarray(0, used);
+    buffer = undefined;
+    used = 0;
+    write(chunk);
+  };
+  return {
+    write: (text) => {
+      // A UTF-16 code unit takes at most three bytes in UTF-8.
+      const most = text.length * 3;
+      if (buffer && used + most > buffer.length) flush();
+      if (most > CHUNK_BYTES) {
+        write(Buffer.from(text, 'utf8'));
+        return;
+      }
+      buffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
+      used += buffer.write(text, used, 'utf8');
     },
     flush,
   };

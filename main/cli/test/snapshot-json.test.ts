@@ -2,13 +2,34 @@ import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Runtime } from '../../runtime/runtime.js';
-import { collectSubtree, snapshotJson, writeSnapshotJson, type CollectedNode } from '../../services/snapshot.js';
+import {
+  chunkedBytes,
+  collectSubtree,
+  snapshotJson,
+  writeSnapshotJson,
+  type CollectedNode,
+} from '../../services/snapshot.js';
 
 function written(trees: readonly CollectedNode[], pretty = true): { text: string; chunks: number } {
   const chunks: string[] = [];
   writeSnapshotJson(trees, (chunk) => chunks.push(chunk), { pretty });
   return { text: chunks.join(''), chunks: chunks.length };
 }
+
+test('chunkedBytes hands on the UTF-8 of what was written, in chunks of at most a megabyte', () => {
+  const texts = ['{"name": "Grüße 😀"}', 'x'.repeat(400_000), '€'.repeat(300_000), 'y'.repeat(1_200_000), '', 'end\n'];
+  const chunks: Buffer[] = [];
+  const output = chunkedBytes((chunk) => chunks.push(Buffer.from(chunk)));
+  for (const text of texts) output.write(text);
+  output.flush();
+  output.flush();
+  assert.ok(Buffer.concat(chunks).equals(Buffer.from(texts.join(''), 'utf8')));
+  // A text that might not fit a chunk goes out as its own; the others fill chunks up to a megabyte.
+  assert.deepEqual(
+    chunks.map((chunk) => chunk.length),
+    [Buffer.byteLength(texts[0]!), 400_000, 900_000, 1_200_000, 4],
+  );
+});
 
 test('writeSnapshotJson writes what JSON.stringify of the JSON tree writes, byte for byte, in chunks', async () => {
   const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
