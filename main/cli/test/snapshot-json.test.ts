@@ -1,6 +1,18 @@
 import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { AttributeEntry } from '../../../shared/model/attributes.js';
+import {
+  uiArray,
+  uiBool,
+  uiInteger,
+  uiNull,
+  uiNumber,
+  uiObject,
+  uiPoint,
+  uiRect,
+  uiString,
+} from '../../../shared/model/values.js';
 import { Runtime } from '../../runtime/runtime.js';
 import {
   chunkedBytes,
@@ -29,6 +41,43 @@ test('chunkedBytes hands on the UTF-8 of what was written, in chunks of at most 
     chunks.map((chunk) => chunk.length),
     [Buffer.byteLength(texts[0]!), 400_000, 900_000, 1_200_000, 4],
   );
+});
+
+test('attributes of every kind are written as JSON.stringify writes them, odd keys and values included', () => {
+  const attributes: AttributeEntry[] = [
+    { namespace: 'control', name: 'Name', value: uiString('quote " backslash \\ newline \n tab \t \u2028 \ud800') },
+    { namespace: 'control', name: 'Bounds', value: uiRect({ x: 1, y: -2, width: 3.5, height: 0 }) },
+    { namespace: 'native', name: 'Accessible.States', value: uiArray([uiString('enabled'), uiArray([])]) },
+    { namespace: 'native', name: 'Accessible.Attributes', value: uiObject({ b: uiString('1'), '7': uiNull() }) },
+    { namespace: 'native', name: 'Empty', value: uiObject({}) },
+    { namespace: 'control', name: 'Value', value: uiNumber(Number.NaN) },
+    { namespace: 'control', name: 'Count', value: uiInteger(-0) },
+    { namespace: 'control', name: 'IsEnabled', value: uiBool(false) },
+    { namespace: 'control', name: 'Nothing', value: uiNull() },
+    { namespace: 'control', name: 'Point', value: uiPoint({ x: 5, y: 6 }) },
+  ];
+  const node = (entries: AttributeEntry[]): CollectedNode => ({
+    runtimeId: 'mock:1',
+    namespace: 'control',
+    role: 'Pane',
+    name: 'n',
+    attributes: entries,
+    children: [
+      { runtimeId: 'mock:2', namespace: 'control', role: 'Text', name: '', attributes: entries, children: [] },
+    ],
+  });
+  const cases = [
+    attributes,
+    [],
+    // A key twice (JSON.stringify keeps the first place and the last value) and index keys (written first).
+    [...attributes, { namespace: 'control' as const, name: 'Name', value: uiString('again') }],
+    [...attributes, { namespace: 'control' as const, name: '12', value: uiString('index') }],
+  ];
+  for (const entries of cases) {
+    const trees = [node(entries)];
+    assert.equal(written(trees).text, `${JSON.stringify(trees.map(snapshotJson), null, 2)}\n`);
+    assert.equal(written(trees, false).text, `${JSON.stringify(trees.map(snapshotJson))}\n`);
+  }
 });
 
 test('writeSnapshotJson writes what JSON.stringify of the JSON tree writes, byte for byte, in chunks', async () => {
