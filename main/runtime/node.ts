@@ -37,12 +37,16 @@ export class RuntimeNode {
   revision = 0;
   private childrenCache: Promise<readonly RuntimeNode[]> | undefined;
   private resolvedChildren: readonly RuntimeNode[] | undefined;
-  /** resolvedChildren is the answer of childrenCache (not a list from before the last invalidation). */
+  /**
+   * resolvedChildren is current: the answer of childrenCache, or held by the provider since peekChildren() (not a
+   * list from before the last invalidation).
+   */
   private childrenCurrent = false;
   private attributesCache: Promise<readonly AttributeEntry[]> | undefined;
   private resolvedAttributes: readonly AttributeEntry[] | undefined;
   private attributeList: Promise<readonly ProviderAttribute[]> | undefined;
-  private readonly valueCache = new Map<string, Promise<UiValue>>();
+  /** Values read one by one (made on the first read: most nodes of a large tree never need one). */
+  private valueCache: Map<string, Promise<UiValue>> | undefined;
   private patternsCache: Promise<readonly string[]> | undefined;
   private removed = false;
   private idSettled = false;
@@ -112,6 +116,8 @@ export class RuntimeNode {
   }
 
   children(): Promise<readonly RuntimeNode[]> {
+    // Children held since peekChildren() get their promise only when someone asks for one.
+    if (!this.childrenCache && this.childrenCurrent) this.childrenCache = Promise.resolve(this.resolvedChildren ?? []);
     if (!this.childrenCache) {
       const pending = this.source.children().then((sources) => {
         const children = this.adoptChildren(sources);
@@ -135,13 +141,14 @@ export class RuntimeNode {
    * not an answer then.)
    */
   peekChildren(): readonly RuntimeNode[] | undefined {
-    if (this.childrenCache) return this.childrenCurrent ? this.resolvedChildren : undefined;
+    if (this.childrenCurrent) return this.resolvedChildren;
+    // A fetch on its way.
+    if (this.childrenCache) return undefined;
     const sources = this.source.peekChildren?.();
     if (!sources) return undefined;
     const children = this.adoptChildren(sources);
     this.resolvedChildren = children;
     this.childrenCurrent = true;
-    this.childrenCache = Promise.resolve(children);
     return children;
   }
 
@@ -205,7 +212,7 @@ export class RuntimeNode {
 
   /** Drops the provider's values read for this node (ProviderNode.releaseReadValues); header data stays. */
   releaseReadValues(): void {
-    this.valueCache.clear();
+    this.valueCache = undefined;
     this.attributeList = undefined;
     this.source.releaseReadValues?.();
   }
@@ -318,11 +325,12 @@ export class RuntimeNode {
 
   private readOne(attribute: ProviderAttribute): Promise<UiValue> {
     const key = `${attribute.namespace}:${attribute.name}`;
-    let value = this.valueCache.get(key);
+    const cache = (this.valueCache ??= new Map());
+    let value = cache.get(key);
     if (!value) {
       value = attribute.read();
-      this.valueCache.set(key, value);
-      value.catch(() => this.valueCache.delete(key));
+      cache.set(key, value);
+      value.catch(() => cache.delete(key));
     }
     return value;
   }
@@ -390,7 +398,7 @@ export class RuntimeNode {
     this.attributesCache = undefined;
     this.resolvedAttributes = undefined;
     this.attributeList = undefined;
-    this.valueCache.clear();
+    this.valueCache = undefined;
     this.patternsCache = undefined;
     this.idSettled = false;
     if (options.source !== false) this.source.invalidate();
