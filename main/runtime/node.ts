@@ -37,10 +37,7 @@ export class RuntimeNode {
   revision = 0;
   private childrenCache: Promise<readonly RuntimeNode[]> | undefined;
   private resolvedChildren: readonly RuntimeNode[] | undefined;
-  /**
-   * resolvedChildren is current: the answer of childrenCache, or held by the provider since peekChildren() (not a
-   * list from before the last invalidation).
-   */
+  /** resolvedChildren is the answer of childrenCache (not a list from before the last invalidation). */
   private childrenCurrent = false;
   private attributesCache: Promise<readonly AttributeEntry[]> | undefined;
   private resolvedAttributes: readonly AttributeEntry[] | undefined;
@@ -116,8 +113,6 @@ export class RuntimeNode {
   }
 
   children(): Promise<readonly RuntimeNode[]> {
-    // Children held since peekChildren() get their promise only when someone asks for one.
-    if (!this.childrenCache && this.childrenCurrent) this.childrenCache = Promise.resolve(this.resolvedChildren ?? []);
     if (!this.childrenCache) {
       const pending = this.source.children().then((sources) => {
         const children = this.adoptChildren(sources);
@@ -141,14 +136,13 @@ export class RuntimeNode {
    * not an answer then.)
    */
   peekChildren(): readonly RuntimeNode[] | undefined {
-    if (this.childrenCurrent) return this.resolvedChildren;
-    // A fetch on its way.
-    if (this.childrenCache) return undefined;
+    if (this.childrenCache) return this.childrenCurrent ? this.resolvedChildren : undefined;
     const sources = this.source.peekChildren?.();
     if (!sources) return undefined;
     const children = this.adoptChildren(sources);
     this.resolvedChildren = children;
     this.childrenCurrent = true;
+    this.childrenCache = Promise.resolve(children);
     return children;
   }
 
