@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { xmlStreamWriter, type SnapshotStreamWriter } from '../../shared/snapshot/xml-writer.js';
 import type { StreamPace } from '../services/snapshot-stream.js';
 import {
-  chunked,
+  chunkedBytes,
   jsonStreamWriter,
   textStreamWriter,
   type AttributeSelection,
@@ -98,7 +98,7 @@ export async function streamSnapshotOutput<R>(
   checkCancelled: () => void = () => {},
 ): Promise<void> {
   const document = async (inDocument: readonly R[], target: OutputTarget) => {
-    const output = chunked(target.write);
+    const output = chunkedBytes(target.write);
     const writer = snapshotWriter(options.format, output.write, options.pretty);
     const pace: StreamPace = { backpressure: () => target.backpressure(), checkCancelled };
     for (const root of inDocument) await writeRoot(root, writer, pace);
@@ -127,7 +127,7 @@ export async function streamSnapshotOutput<R>(
 
 /** Where a document's chunks go, and when it has taken them. */
 export interface OutputTarget {
-  write(chunk: string): void;
+  write(chunk: string | Buffer): void;
   /** Resolves once the target took the chunks written so far; undefined when it has. */
   backpressure(): Promise<void> | undefined;
 }
@@ -162,7 +162,7 @@ export async function writeToFile(
   try {
     await body({
       write: (chunk) => {
-        const bytes = Buffer.from(chunk, 'utf8');
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
       },
       backpressure: () => undefined,

@@ -10,6 +10,15 @@ import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/pro
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');
 
+const nameSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The names as a set, made once per list (a walk asks every node for the same list). */
+function nameSet(names: readonly string[]): ReadonlySet<string> {
+  let set = nameSets.get(names);
+  if (!set) nameSets.set(names, (set = new Set(names)));
+  return set;
+}
+
 /** What a node needs from the runtime that owns it. */
 export interface NodeOwner {
   adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode;
@@ -33,7 +42,8 @@ export class RuntimeNode {
   private attributesCache: Promise<readonly AttributeEntry[]> | undefined;
   private resolvedAttributes: readonly AttributeEntry[] | undefined;
   private attributeList: Promise<readonly ProviderAttribute[]> | undefined;
-  private readonly valueCache = new Map<string, Promise<UiValue>>();
+  /** Values read one by one (made on the first read: most nodes of a large tree never need one). */
+  private valueCache: Map<string, Promise<UiValue>> | undefined;
   private patternsCache: Promise<readonly string[]> | undefined;
   private removed = false;
   private idSettled = false;
@@ -83,9 +93,12 @@ export class RuntimeNode {
     this.idSettled = true;
   }
 
-  /** The id is definitive: loadId() resolved since the last invalidation, or the provider never defers ids. */
+  /**
+   * The id is definitive: loadId() resolved since the last invalidation, the provider says so (idLoaded), or it never
+   * defers ids.
+   */
   get idDefinitive(): boolean {
-    return this.idSettled || this.source.loadId === undefined;
+    return this.idSettled || this.source.loadId === undefined || this.source.idLoaded === true;
   }
   get isSecure(): boolean {
     return this.source.isSecure;
@@ -134,6 +147,11 @@ export class RuntimeNode {
   }
 
   private adoptChildren(sources: readonly ProviderNode[]): readonly RuntimeNode[] {
+    if (!this.resolvedChildren?.length) {
+      const adopted = sources.map((source) => this.owner.adopt(source, this, this.technology));
+      this.owner.countFetched(adopted.length);
+      return adopted;
+    }
     // A child marked removed (a whole-tree invalidation drops every node) is never handed out again.
     const previous = new Map(
       (this.resolvedChildren ?? []).filter((child) => !child.isRemoved).map((child) => [child.runtimeId, child]),
@@ -188,7 +206,7 @@ export class RuntimeNode {
 
   /** Drops the provider's values read for this node (ProviderNode.releaseReadValues); header data stays. */
   releaseReadValues(): void {
-    this.valueCache.clear();
+    this.valueCache = undefined;
     this.attributeList = undefined;
     this.source.releaseReadValues?.();
   }
@@ -238,10 +256,10 @@ export class RuntimeNode {
       return out;
     }
     if (!this.idDefinitive) return undefined;
-    const listed = this.source.peekAttributes?.();
+    if (localNames.some((localName) => /\.(X|Y|Width|Height)$/.test(localName))) return undefined;
+    const listed = this.source.peekAttributes?.(nameSet(localNames));
     if (!listed) return undefined;
     for (const localName of localNames) {
-      if (/\.(X|Y|Width|Height)$/.test(localName)) return undefined;
       const secret = this.isSecure && SECRET_ATTRIBUTE_NAMES.has(localName);
       let providedControl = false;
       const first = out.length;
@@ -301,11 +319,12 @@ export class RuntimeNode {
 
   private readOne(attribute: ProviderAttribute): Promise<UiValue> {
     const key = `${attribute.namespace}:${attribute.name}`;
-    let value = this.valueCache.get(key);
+    const cache = (this.valueCache ??= new Map());
+    let value = cache.get(key);
     if (!value) {
       value = attribute.read();
-      this.valueCache.set(key, value);
-      value.catch(() => this.valueCache.delete(key));
+      cache.set(key, value);
+      value.catch(() => cache.delete(key));
     }
     return value;
   }
@@ -373,7 +392,7 @@ export class RuntimeNode {
     this.attributesCache = undefined;
     this.resolvedAttributes = undefined;
     this.attributeList = undefined;
-    this.valueCache.clear();
+    this.valueCache = undefined;
     this.patternsCache = undefined;
     this.idSettled = false;
     if (options.source !== false) this.source.invalidate();

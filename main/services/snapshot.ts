@@ -174,11 +174,22 @@ export function readSelectedFrom(
   return names.flatMap((name) => node.attributesNamed(name)).filter((entry) => entry.namespace === 'control');
 }
 
-/** The names readSelected() asks for one by one, or 'all' (also when include patterns may name any attribute). */
-function selectedNames(options: SelectOptions): string[] | 'all' {
-  if (options.attrs === 'all' || (options.filter?.include.length ?? 0) > 0) return 'all';
+/** The last list selectedNames() made for a selection, with what it was made from. */
+const namesOfSelections = new WeakMap<SelectOptions, { key: string; names: readonly string[] | 'all' }>();
+
+/**
+ * The names readSelected() asks for one by one, or 'all' (also when include patterns may name any attribute); the
+ * same list for the same selection (a walk asks for it on every node).
+ */
+function selectedNames(options: SelectOptions): readonly string[] | 'all' {
+  const all = options.attrs === 'all' || (options.filter?.include.length ?? 0) > 0;
+  if (all) return 'all';
+  const key = `${options.attrs} ${options.includeRuntimeId}`;
+  const made = namesOfSelections.get(options);
+  if (made?.key === key) return made.names;
   const names = options.attrs === 'default' ? [...DEFAULT_ATTRIBUTE_NAMES] : [];
   if (options.includeRuntimeId) names.push(AttributeNames.RuntimeId);
+  namesOfSelections.set(options, { key, names });
   return names;
 }
 
@@ -305,6 +316,78 @@ export function chunked(write: (chunk: string) => void): { write: (text: string)
   };
 }
 
+/** The bytes a byte-chunked output collects before it hands them on. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * chunked() for bytes: each written text is encoded as UTF-8 straight into a chunk of about a megabyte, handed on
+ * once full (flush() hands on the rest). No long string is built and flattened before it is encoded.
+ */
+export function chunkedBytes(write: (chunk: Buffer) => void): { write: (text: string) => void; flush: () => void } {
+  let buffer: Buffer | undefined;
+  let used = 0;
+  const flush = () => {
+    if (!buffer || used === 0) return;
+    const chunk = buffer.subarray(0, used);
+    buffer = undefined;
+    used = 0;
+    write(chunk);
+  };
+  return {
+    write: (text) => {
+      // A UTF-16 code unit takes at most three bytes in UTF-8.
+      const most = text.length * 3;
+      if (buffer && used + most > buffer.length) flush();
+      if (most > CHUNK_BYTES) {
+        write(Buffer.from(text, 'utf8'));
+        return;
+      }
+      buffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
+      used += buffer.write(text, used, 'utf8');
+    },
+    flush,
+  };
+}
+
+/** An index into an array: a key JSON.stringify would write before all other keys of an object. */
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
+
+/**
+ * What JSON.stringify(attributesJson(entries), null, 2) writes with each line after the first indented by `inner`
+ * (without `pretty`: JSON.stringify(attributesJson(entries))), written straight from the entries: no object of the
+ * node's attributes, no second pass over the text to indent it.
+ */
+function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inner: string): string {
+  const keys: string[] = [];
+  for (const entry of entries) {
+    const key = attributeKey(entry.namespace, entry.name);
+    // A key written twice (the last value in the first place) or an index key (written first): as JSON.stringify.
+    if (keys.includes(key) || ARRAY_INDEX.test(key)) {
+      const object = attributesJson(entries);
+      return pretty ? JSON.stringify(object, null, 2).replace(/\n/g, `\n${inner}`) : JSON.stringify(object);
+    }
+    keys.push(key);
+  }
+  const field = pretty ? `\n${inner}  ` : '';
+  const colon = pretty ? ': ' : ':';
+  let text = '';
+  for (let i = 0; i < entries.length; i++) {
+    const value = (entries[i] as AttributeEntry).value;
+    let json: string | undefined;
+    if (value.type === 'String' || value.type === 'Bool' || value.type === 'Integer' || value.type === 'Number') {
+      json = JSON.stringify(value.value);
+    } else {
+      const plain = toJsonValue(value);
+      json = pretty ? JSON.stringify(plain, null, 2)?.replace(/\n/g, `\n${inner}  `) : JSON.stringify(plain);
+    }
+    // (JSON.stringify leaves out a key whose value it cannot write.)
+    if (json === undefined) continue;
+    text += `${text === '' ? '' : ','}${field}${JSON.stringify(keys[i])}${colon}${json}`;
+  }
+  if (text === '') return '{}';
+  return pretty ? `{${text}\n${inner}}` : `{${text}}`;
+}
+
 /**
  * Writes snapshot JSON as it streams: what JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline writes
  * (without `pretty`: JSON.stringify of it on one line), byte for byte, nothing kept of a node once it is written.
@@ -329,10 +412,7 @@ export function jsonStreamWriter(
       const inner = indent(2 * level + 2);
       write(counts[level] === 0 ? `[${newline}${item}` : `,${newline}${item}`);
       counts[level]!++;
-      const attributesObject = attributesJson(node.attributes);
-      const attributes = pretty
-        ? JSON.stringify(attributesObject, null, 2).replace(/\n/g, `\n${inner}`)
-        : JSON.stringify(attributesObject);
+      const attributes = attributesText(node.attributes, pretty, inner);
       write(
         `{${field(inner, 'runtimeId', JSON.stringify(node.runtimeId))}${field(inner, 'namespace', JSON.stringify(node.namespace))}` +
           `${field(inner, 'role', JSON.stringify(node.role))}${field(inner, 'name', JSON.stringify(node.name))}` +

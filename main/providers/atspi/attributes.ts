@@ -320,22 +320,27 @@ export interface ExtraAttribute {
 /**
  * The attributes a node has, in a stable order. Which ones exist follows from role, states and interfaces alone;
  * header values come along, the rest is read on demand. Secure nodes get no Text, Value or text-derived attribute.
+ * With `names`, only the attributes with these local names are made.
  */
 export function buildAttributes(
   owner: AttributeOwner,
   guard: (error: unknown) => never,
   roleOverride: string | undefined,
   extra: readonly ExtraAttribute[] = [],
+  names?: ReadonlySet<string>,
 ): NodeAttribute[] {
   const data = owner.data;
   const generation = owner.attributeGeneration;
   const out: NodeAttribute[] = [];
-  const held = (namespace: Namespace, name: string, make: HeldValue) =>
-    out.push(new HeldAttribute(namespace, name, owner, generation, make));
-  const fixed = (namespace: Namespace, name: string, v: UiValue) =>
-    out.push(new HeldAttribute(namespace, name, owner, generation, undefined, v));
-  const lazy = (namespace: Namespace, name: string, reader: AttributeReader) =>
-    out.push(new AtspiAttribute(namespace, name, owner, reader, guard));
+  const held = (namespace: Namespace, name: string, make: HeldValue) => {
+    if (!names || names.has(name)) out.push(new HeldAttribute(namespace, name, owner, generation, make));
+  };
+  const fixed = (namespace: Namespace, name: string, v: UiValue) => {
+    if (!names || names.has(name)) out.push(new HeldAttribute(namespace, name, owner, generation, undefined, v));
+  };
+  const lazy = (namespace: Namespace, name: string, reader: AttributeReader) => {
+    if (!names || names.has(name)) out.push(new AtspiAttribute(namespace, name, owner, reader, guard));
+  };
   const states = data.states;
   const mask = interfaceMask(data);
   const component = (mask & INTERFACE_BIT.Component) !== 0;

@@ -101,6 +101,15 @@ export class AtspiNode implements ProviderNode {
       this.fail(error);
     }
   }
+  /**
+   * The ids are definitive without a call: the application's tree came in bulk (or is walked node by node, each
+   * header with its id) and its ids are loaded. Before the bulk load loadId() still has to run: it marks the ids
+   * wanted, so the load reads them with the structure.
+   */
+  get idLoaded(): boolean {
+    const app = this.data.app;
+    return app.ids === 'loaded' && (app.bulk === 'loaded' || app.bulk === 'lazy');
+  }
   get isSecure(): boolean {
     const data = this.data;
     if (data.knownSecure) return true;
@@ -257,18 +266,22 @@ export class AtspiNode implements ProviderNode {
       .then(() => (this.attributeList = this.buildAttributeList()));
   }
 
-  /** The attribute list without any call when the header is current and security known; undefined otherwise. */
-  peekAttributes(): NodeAttribute[] | undefined {
+  /**
+   * The attribute list without any call when the header is current and security known; undefined otherwise. With
+   * `names` and no list built yet: only the attributes with those names, made for this call and not kept.
+   */
+  peekAttributes(names?: ReadonlySet<string>): NodeAttribute[] | undefined {
     const data = this.data;
     if (this.attributeListWithoutIds && data.app.ids === 'loaded') this.attributeList = undefined;
     if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    if (names && !this.attributeList) return this.buildAttributeList(names);
     return (this.attributeList ??= this.buildAttributeList());
   }
 
-  private buildAttributeList(): NodeAttribute[] {
-    this.attributeListWithoutIds = this.data.app.ids === 'deferred';
+  private buildAttributeList(names?: ReadonlySet<string>): NodeAttribute[] {
+    if (!names) this.attributeListWithoutIds = this.data.app.ids === 'deferred';
     const extra = this.isApplication ? this.applicationAttributes() : [];
-    return buildAttributes(this, this.guard, this.isApplication ? 'Application' : undefined, extra);
+    return buildAttributes(this, this.guard, this.isApplication ? 'Application' : undefined, extra, names);
   }
 
   attributes(): Promise<readonly ProviderAttribute[]> {

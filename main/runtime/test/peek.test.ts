@@ -140,6 +140,28 @@ test('peekAttributesNamed answers what attributesNamed would, without a promise;
   assert.equal(node.peekAttributesNamed(names), undefined);
   await node.loadId();
   assert.ok(idLoaded);
+  // A provider that says its id is definitive (idLoaded) needs no loadId() first.
+  let providerLoaded = false;
+  const known = new RuntimeNode(
+    owner,
+    {
+      ...source([]),
+      peekAttributes: () => held,
+      loadId: () => Promise.resolve(),
+      get idLoaded() {
+        return providerLoaded;
+      },
+    },
+    undefined,
+    'Test',
+  );
+  assert.equal(known.idDefinitive, false);
+  assert.equal(known.peekAttributesNamed(['IsEnabled']), undefined);
+  providerLoaded = true;
+  assert.equal(known.idDefinitive, true);
+  assert.deepEqual(known.peekAttributesNamed(['IsEnabled']), [
+    { namespace: 'control', name: 'IsEnabled', value: uiBool(true) },
+  ]);
   const peeked = node.peekAttributesNamed(names);
   const asked = (await Promise.all(names.map((name) => node.attributesNamed(name)))).flat();
   assert.deepEqual(peeked, asked);

@@ -153,6 +153,7 @@ test('a complete cache loads the tree in one call; ids come in one GetTree when 
     // Structure, role, name and states came without any id: the id is not known yet, and says so by contract.
     assert.equal(ok.role, 'Button');
     assert.equal(ok.id, undefined);
+    assert.equal(ok.idLoaded, false);
     let log = await callLog();
     assert.ok(!log.some((line) => line.startsWith('GetTree')), log.join('\n'));
     // (The headers of the application root and its window, read per call as every root's and top-level window's
@@ -163,6 +164,8 @@ test('a complete cache loads the tree in one call; ids come in one GetTree when 
 
     await ok.loadId();
     assert.equal(app.data.app.ids, 'loaded');
+    // Every node of the application knows its id is definitive now, without a loadId() of its own.
+    assert.ok(nodes.every((node) => node.idLoaded));
     const ids = new Map(nodes.map((node) => [node.name, node.id]));
     assert.deepEqual(
       [...ids],

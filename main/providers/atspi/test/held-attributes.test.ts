@@ -123,6 +123,46 @@ test('header values are held: peek serves them without a call or a promise; call
   assert.equal(find(other, A.IsEnabled).peek(), peeked(A.IsEnabled));
 });
 
+test('a list built for some names holds those attributes of the whole list, in its order, and no other', () => {
+  const { calls } = countingCalls();
+  const guard = (error: unknown): never => {
+    throw error;
+  };
+  const text = newNodeData([':1.5', '/org/a11y/atspi/accessible/entry'], app(), undefined, {
+    role: ATSPI_ROLE.Entry,
+    name: 'Search',
+    description: '',
+    accessibleId: 'search',
+    states: bits(S.Enabled, S.Showing, S.Visible, S.Editable),
+    interfaces: [ACC, COMPONENT, TEXT],
+    childCount: 0,
+  });
+  const extra = [
+    { namespace: 'control' as const, name: A.IsResponding, value: { type: 'Bool' as const, value: true } },
+  ];
+  for (const data of [button(), text]) {
+    const owner = new Owner(data, calls);
+    const whole = buildAttributes(owner, guard, undefined, extra);
+    for (const names of [
+      [A.Name, A.Id, A.IsEnabled, A.IsReadOnly, A.IsResponding],
+      ['Role', A.Bounds, A.Text, 'Accessible.States'],
+      ['NoSuchAttribute'],
+    ]) {
+      const some = buildAttributes(owner, guard, undefined, extra, new Set(names));
+      const key = (attribute: NodeAttribute) => `${attribute.namespace}:${attribute.name}`;
+      assert.deepEqual(
+        some.map(key),
+        whole.filter((attribute) => names.includes(attribute.name)).map(key),
+        `${data.name}: ${names.join(' ')}`,
+      );
+      assert.deepEqual(
+        some.map((attribute) => attribute.peek()),
+        whole.filter((attribute) => names.includes(attribute.name)).map((attribute) => attribute.peek()),
+      );
+    }
+  }
+});
+
 test('a changed, stale or invalid node serves no held value; read() refreshes and returns the current one', async () => {
   const { calls } = countingCalls();
   // Changed in place (an event updated the states and dropped the attribute list).
