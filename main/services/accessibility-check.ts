@@ -8,6 +8,7 @@ import { AttributeNames, type AttributeEntry } from '../../shared/model/attribut
 import { uiArray, uiString } from '../../shared/model/values.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
+import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
@@ -90,6 +91,26 @@ async function readCheckAttributes(node: RuntimeNode): Promise<readonly Attribut
 }
 
 /**
+ * Loads the subtree below a root (an application's windows start its bulk load: the rest is then held) and makes
+ * the ids of its nodes definitive at once, so that the provider's held values serve every attribute the rules read
+ * without a promise each (peekAttributesNamed).
+ */
+async function loadRegion(root: RuntimeNode, runtime: Runtime): Promise<void> {
+  const load = async (node: RuntimeNode): Promise<void> => {
+    const children =
+      runtime.peekStructuralChildren(node) ??
+      (await runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []));
+    await Promise.all(children.map(load));
+  };
+  await load(root);
+  const tops =
+    root === runtime.desktop
+      ? (runtime.peekStructuralChildren(root) ?? (await runtime.structuralChildren(root)))
+      : [root];
+  await loadHeldIds(tops).catch(() => undefined);
+}
+
+/**
  * The subtree below a root, wrapped in the root's ancestors (one child each, checked by no rule): rules that look up
  * (an element outside its window, a selected item's container) see the root's surroundings.
  */
@@ -98,6 +119,7 @@ async function collectWithAncestors(
   runtime: Runtime,
 ): Promise<{ tree: SnapshotNode; depth: number }> {
   const ancestors = runtime.ancestors(root).filter((ancestor) => ancestor !== runtime.desktop);
+  await loadRegion(root, runtime);
   let tree = await collect(root, runtime);
   for (const ancestor of ancestors.reverse()) {
     tree = {
