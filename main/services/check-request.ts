@@ -43,7 +43,9 @@ export async function checkRequest(
     config,
     ...(params.tabOrder ? { tabOrder: {} } : {}),
     ...(params.rules ? { only: new Set(params.rules) } : {}),
-    locate: format ? (targets) => bestLocatorOfEach(runtime, xpath, targets) : async () => new Map(),
+    locate: format
+      ? (targets) => bestLocatorOfEach(runtime, targets)
+      : () => Promise.resolve({ located: new Map(), overBudget: 0 }),
   });
   const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
     rule: finding.rule,

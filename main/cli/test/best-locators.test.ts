@@ -17,7 +17,8 @@ test("a check's findings get verified locators from the priority capture, withou
       const attributes = target.attributes.bind(target);
       target.attributes = () => (fullReads++, attributes());
     }
-    const best = await bestLocatorOfEach(runtime, xpath, targets);
+    const { located: best, overBudget } = await bestLocatorOfEach(runtime, targets);
+    assert.equal(overBudget, 0);
     assert.equal(fullReads, 0, 'no target had every attribute read');
     assert.equal(best.size, targets.length, 'every button got a locator');
     for (const target of targets) {
@@ -29,6 +30,28 @@ test("a check's findings get verified locators from the priority capture, withou
     // The same best locator as locate's where locate's best needs only the priority attributes.
     const [located] = await locateNodes(runtime, xpath, [targets[0]!]);
     assert.equal(best.get(targets[0]!.runtimeId), located!.locators[0]!.xpath);
+  } finally {
+    await xpath.close();
+    await runtime.shutdown();
+  }
+});
+
+test('past its time budget bestLocatorOfEach leaves the remaining targets without a locator, never the first ones', async () => {
+  const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  const xpath = new XPathService(runtime);
+  try {
+    const { items } = await xpath.evaluate('//Button');
+    const targets = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
+    assert.ok(targets.length >= 3);
+    const spent = await bestLocatorOfEach(runtime, targets, { budgetMs: -1, locatedBeforeBudget: 2 });
+    assert.equal(spent.overBudget, targets.length - 2);
+    assert.deepEqual(
+      [...spent.located.keys()],
+      targets.slice(0, 2).map((target) => target.runtimeId),
+    );
+    const whole = await bestLocatorOfEach(runtime, targets, { budgetMs: -1, locatedBeforeBudget: targets.length });
+    assert.equal(whole.overBudget, 0);
+    assert.equal(whole.located.size, targets.length);
   } finally {
     await xpath.close();
     await runtime.shutdown();
