@@ -9,12 +9,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { checkAccessibility } from './accessibility-check.js';
 import { bestLocatorOfEach } from './locate.js';
-import { packageVersion } from './package-info.js';
-
-/** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
-export function checkTool(): { name: string; version: string } {
-  return { name: 'PlatynUI Inspector', version: packageVersion() };
-}
+import { checkTool } from './package-info.js';
 
 /** The protocol's `check`: rules and config validated, the subtree checked, findings capped, the report formatted. */
 export async function checkRequest(

@@ -10,7 +10,7 @@ import {
   LocatorXdmTree,
   type LocatorTree,
 } from '../../shared/locators/tree.js';
-import { selectNodes as selectInTree, verifyLocators } from '../../shared/locators/verify.js';
+import { selectNodesFast, verifyLocators } from '../../shared/locators/verify-candidates.js';
 import { dogtailPath } from '../../shared/export/dogtail.js';
 import {
   parseExportAction,
@@ -244,9 +244,11 @@ export async function bestLocatorOfEach(
   const index = new LocatorIndex(tree, { maxResults: 1 });
   const xdm = new LocatorXdmTree(tree);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
-  const selectsAlone = (node: LocatorNode, xpath: string) => {
+  const selectsAlone = async (node: LocatorNode, xpath: string) => {
     try {
-      const selected = selectInTree(xdm, xpath);
+      // The full engine (fontoxpath, slow to load) only for a candidate outside the fast path's subset.
+      const selected =
+        selectNodesFast(xdm, xpath) ?? (await import('../../shared/locators/verify.js')).selectNodes(xdm, xpath);
       return selected.length === 1 && selected[0] === node;
     } catch {
       return false;
@@ -258,8 +260,12 @@ export async function bestLocatorOfEach(
   for (const [done, target] of targets.entries()) {
     if (done >= before && performance.now() - started > budgetMs) return { located, overBudget: targets.length - done };
     const node = byKey.get(target.runtimeId);
-    const locator = node && proposeLocators(index, node).find((candidate) => selectsAlone(node, candidate.xpath));
-    if (locator) located.set(target.runtimeId, locator.xpath);
+    if (!node) continue;
+    for (const candidate of proposeLocators(index, node)) {
+      if (!(await selectsAlone(node, candidate.xpath))) continue;
+      located.set(target.runtimeId, candidate.xpath);
+      break;
+    }
   }
   return { located, overBudget: 0 };
 }

@@ -15,7 +15,7 @@ import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
-import { checkTool } from '../../services/check-request.js';
+import { checkTool } from '../../services/package-info.js';
 import { bestLocatorOfEach } from '../../services/locate.js';
 import { formatTabOrder, tabMarkers, type TabOrderOptions } from '../../services/tab-order.js';
 import type { PlatformBundle } from '../../core/platform.js';
