@@ -8,9 +8,11 @@ import { AttributeNames, type AttributeEntry } from '../../shared/model/attribut
 import { uiArray, uiString } from '../../shared/model/values.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { SnapshotNode } from '../../shared/snapshot/model.js';
+import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
+import type { BestLocators } from './locate.js';
 import { selectNodes } from './select-nodes.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
@@ -31,14 +33,16 @@ export interface AccessibilityCheckOptions {
   readonly tabOrder?: TabOrderOptions;
   /** Findings that get a verified locator; the rest report none (each locator costs a search and a verifying query). */
   readonly maxLocated?: number;
-  /** Best verified locators of live nodes, by runtime id (the locator service). */
-  readonly locate: (targets: readonly RuntimeNode[]) => Promise<ReadonlyMap<string, string>>;
+  /** Best verified locators of live nodes, by runtime id, and how many were left out (the locator service). */
+  readonly locate: (targets: readonly RuntimeNode[]) => Promise<BestLocators>;
 }
 
 export interface AccessibilityCheckResult {
   readonly report: CheckReport;
   /** The best verified locator of a finding's node, where one was computed. */
   readonly locatorOf: (node: CheckNode) => string | undefined;
+  /** Findings' nodes left without a locator because locating them ran out of time. */
+  readonly overBudget: number;
   /** The tab order of each window walked, where the walk was asked for. */
   readonly tabOrder?: readonly TabOrderWindow[];
 }
@@ -90,6 +94,26 @@ async function readCheckAttributes(node: RuntimeNode): Promise<readonly Attribut
 }
 
 /**
+ * Loads the subtree below a root (an application's windows start its bulk load: the rest is then held) and makes
+ * the ids of its nodes definitive at once, so that the provider's held values serve every attribute the rules read
+ * without a promise each (peekAttributesNamed).
+ */
+async function loadRegion(root: RuntimeNode, runtime: Runtime): Promise<void> {
+  const load = async (node: RuntimeNode): Promise<void> => {
+    const children =
+      runtime.peekStructuralChildren(node) ??
+      (await runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []));
+    await Promise.all(children.map(load));
+  };
+  await load(root);
+  const tops =
+    root === runtime.desktop
+      ? (runtime.peekStructuralChildren(root) ?? (await runtime.structuralChildren(root)))
+      : [root];
+  await loadHeldIds(tops).catch(() => undefined);
+}
+
+/**
  * The subtree below a root, wrapped in the root's ancestors (one child each, checked by no rule): rules that look up
  * (an element outside its window, a selected item's container) see the root's surroundings.
  */
@@ -98,6 +122,7 @@ async function collectWithAncestors(
   runtime: Runtime,
 ): Promise<{ tree: SnapshotNode; depth: number }> {
   const ancestors = runtime.ancestors(root).filter((ancestor) => ancestor !== runtime.desktop);
+  await loadRegion(root, runtime);
   let tree = await collect(root, runtime);
   for (const ancestor of ancestors.reverse()) {
     tree = {
@@ -198,6 +223,6 @@ export async function checkAccessibility(
     const node = runtime.node(finding.node.key);
     if (node) targets.push(node);
   }
-  const best = await options.locate(targets);
-  return { report, locatorOf: (node) => best.get(node.key), ...(tabOrder ? { tabOrder } : {}) };
+  const { located, overBudget } = await options.locate(targets);
+  return { report, locatorOf: (node) => located.get(node.key), overBudget, ...(tabOrder ? { tabOrder } : {}) };
 }

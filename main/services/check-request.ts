@@ -7,13 +7,8 @@ import { InspectorError } from '../../shared/model/errors.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { checkAccessibility } from './accessibility-check.js';
 import { bestLocatorOfEach } from './locate.js';
-import { packageVersion } from './package-info.js';
+import { checkTool } from './package-info.js';
 import type { TreeView } from './tree-view.js';
-
-/** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
-export function checkTool(): { name: string; version: string } {
-  return { name: 'PlatynUI Inspector', version: packageVersion() };
-}
 
 /** A tree view with its XPath service (the checks evaluate their rules' queries and locate their findings). */
 export interface CheckView extends TreeView {
@@ -47,7 +42,9 @@ export async function checkRequest(view: CheckView, params: Params<'check'>): Pr
     config,
     ...(params.tabOrder ? { tabOrder: {} } : {}),
     ...(params.rules ? { only: new Set(params.rules) } : {}),
-    locate: format ? (targets) => bestLocatorOfEach(runtime, xpath, targets) : async () => new Map(),
+    locate: format
+      ? (targets) => bestLocatorOfEach(runtime, targets)
+      : () => Promise.resolve({ located: new Map(), overBudget: 0 }),
   });
   const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
     rule: finding.rule,

@@ -7,9 +7,10 @@ import {
   buildLocatorTree,
   type LocatorNode,
   type LocatorNodeInit,
+  LocatorXdmTree,
   type LocatorTree,
 } from '../../shared/locators/tree.js';
-import { verifyLocators } from '../../shared/locators/verify.js';
+import { selectNodesFast, verifyLocators } from '../../shared/locators/verify-candidates.js';
 import { dogtailPath } from '../../shared/export/dogtail.js';
 import {
   parseExportAction,
@@ -52,35 +53,43 @@ function priorityCapture(runtime: Runtime): Promise<CollectedNode> {
   return desktop;
 }
 
-async function capturePriorityAttributes(runtime: Runtime): Promise<CollectedNode> {
+function capturePriorityAttributes(runtime: Runtime): Promise<CollectedNode> {
   const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
   const wanted = new Set(DEFAULT_PRIORITY);
   const keep = (entries: readonly AttributeEntry[]) =>
     entries.filter((entry) => wanted.has(attributeKey(entry.namespace, entry.name)));
   const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
     if (!node.idDefinitive) await node.loadId();
-    // Held values (a region after a bulk load) come without a promise each; the rest is read.
     const held = node.peekAttributesNamed(names);
     if (held) return keep(held);
     const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
     return keep(found.flat());
   };
-  const collect = async (node: RuntimeNode): Promise<CollectedNode> => {
-    const held = runtime.peekStructuralChildren(node);
-    const [attributes, children] = await Promise.all([
-      read(node).catch((): readonly AttributeEntry[] => []),
-      held ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
-    ]);
-    return {
-      runtimeId: node.runtimeId,
-      name: node.name,
-      namespace: node.namespace,
-      role: node.role,
-      attributes: [...attributes],
-      children: children.length > 0 ? await Promise.all(children.map(collect)) : [],
-    };
+  const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: CollectedNode[]) => ({
+    runtimeId: node.runtimeId,
+    name: node.name,
+    namespace: node.namespace,
+    role: node.role,
+    attributes: [...attributes],
+    children,
+  });
+  const below = (node: RuntimeNode, attributes: readonly AttributeEntry[], list: readonly RuntimeNode[]) => {
+    const children = list.map(collect);
+    if (children.some((child) => child instanceof Promise))
+      return Promise.all(children).then((done) => shaped(node, attributes, done));
+    return shaped(node, attributes, children as CollectedNode[]);
   };
-  return collect(runtime.desktop);
+  // Held values and children (a region after a bulk load) come without a promise each; the rest is read.
+  const collect = (node: RuntimeNode): CollectedNode | Promise<CollectedNode> => {
+    const heldChildren = runtime.peekStructuralChildren(node);
+    const heldAttributes = node.idDefinitive ? node.peekAttributesNamed(names) : undefined;
+    if (heldChildren && heldAttributes) return below(node, keep(heldAttributes), heldChildren);
+    return Promise.all([
+      read(node).catch((): readonly AttributeEntry[] => []),
+      heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
+    ]).then(([attributes, children]) => below(node, attributes, children));
+  };
+  return Promise.resolve(collect(runtime.desktop));
 }
 
 /**
@@ -199,33 +208,66 @@ async function makeLocators(
   return out;
 }
 
+/** What bestLocatorOfEach found: the best locator of each target it located, and how many it left out. */
+export interface BestLocators {
+  /** By runtime id; a target without a verified locator has none. */
+  readonly located: ReadonlyMap<string, string>;
+  /** Targets left without a locator because the time budget ran out (the last ones of the list). */
+  readonly overBudget: number;
+}
+
+export interface BestLocatorOptions {
+  /** After this long the targets not located yet get none (default 1 s). */
+  readonly budgetMs?: number;
+  /** The budget counts only once this many targets were located (default 50): a few findings always get theirs. */
+  readonly locatedBeforeBudget?: number;
+}
+
+const BEST_LOCATOR_BUDGET_MS = 1000;
+const LOCATED_BEFORE_BUDGET = 50;
+
 /**
  * The best verified locator of each target, by runtime id (what a check finding names), made for many targets at
  * once: from the per-generation capture of the priority attributes (no target's every attribute is read), a search
- * that stops after a few candidates, and verification that stops at the first candidate the engine confirms.
+ * that stops after a few candidates, and verification in this process by the real XPath engine over that one
+ * capture (no round trip to the XPath worker per candidate). A candidate can only use captured values, and the
+ * capture holds them for every node, so one that selects its target alone there does so in the live tree.
  */
 export async function bestLocatorOfEach(
   runtime: Runtime,
-  xpath: XPathService,
   targets: readonly RuntimeNode[],
-  options: { timeoutMs?: number } = {},
-): Promise<ReadonlyMap<string, string>> {
-  const best = new Map<string, string>();
-  if (targets.length === 0) return best;
+  options: BestLocatorOptions = {},
+): Promise<BestLocators> {
+  const located = new Map<string, string>();
+  if (targets.length === 0) return { located, overBudget: 0 };
   const tree = await captureLocatorTree(runtime);
-  const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
   const index = new LocatorIndex(tree, { maxResults: 1 });
-  for (const target of targets) {
+  const xdm = new LocatorXdmTree(tree);
+  const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
+  const selectsAlone = async (node: LocatorNode, xpath: string) => {
+    try {
+      // The full engine (fontoxpath, slow to load) only for a candidate outside the fast path's subset.
+      const selected =
+        selectNodesFast(xdm, xpath) ?? (await import('../../shared/locators/verify.js')).selectNodes(xdm, xpath);
+      return selected.length === 1 && selected[0] === node;
+    } catch {
+      return false;
+    }
+  };
+  const budgetMs = options.budgetMs ?? BEST_LOCATOR_BUDGET_MS;
+  const before = options.locatedBeforeBudget ?? LOCATED_BEFORE_BUDGET;
+  const started = performance.now();
+  for (const [done, target] of targets.entries()) {
+    if (done >= before && performance.now() - started > budgetMs) return { located, overBudget: targets.length - done };
     const node = byKey.get(target.runtimeId);
     if (!node) continue;
-    const [locator] = await verifyLocators(
-      proposeLocators(index, node),
-      engineCheck(xpath, target, options.timeoutMs),
-      1,
-    );
-    if (locator) best.set(target.runtimeId, locator.xpath);
+    for (const candidate of proposeLocators(index, node)) {
+      if (!(await selectsAlone(node, candidate.xpath))) continue;
+      located.set(target.runtimeId, candidate.xpath);
+      break;
+    }
   }
-  return best;
+  return { located, overBudget: 0 };
 }
 
 /** The nodes an XPath selects, each with its verified locators (CLI `locate`). */

@@ -9,3 +9,8 @@ export function packageVersion(): string {
   ).version;
   return cached;
 }
+
+/** The tool named in SARIF and JUnit reports: this package's name for people and its version. */
+export function checkTool(): { name: string; version: string } {
+  return { name: 'PlatynUI Inspector', version: packageVersion() };
+}

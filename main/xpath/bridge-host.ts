@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { toInspectorError } from '../../shared/model/errors.js';
 import { formatValueText } from '../../shared/model/values.js';
+import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import { READY, type BridgeRequest, type BridgeResponse, type NodeRecord } from './protocol.js';
 import { RecordBlockWriter, type RecordBlock } from './record-block.js';
@@ -105,24 +106,13 @@ export class BridgeHost {
    * Makes the ids of the nodes block() would send for these nodes definitive first (providers may defer ids until
    * asked: ProviderNode.loadId): the same nodes, in the same order, within the same budget.
    */
-  async loadIds(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): Promise<void> {
-    const pending: Array<Promise<unknown>> = [];
-    // Nodes held below a node whose provider defers ids: that node's loadId() makes theirs definitive as well, so
-    // they are marked afterwards instead of being asked one promise each.
-    const covered: RuntimeNode[] = [];
-    const budget = { left: PREFETCH_BUDGET };
-    const visit = (node: RuntimeNode, cover: boolean) => {
-      budget.left--;
-      if (cover) covered.push(node);
-      else if (!node.idDefinitive) pending.push(node.loadId());
-      if (known && this.handles.has(node) && known.has(this.handles.get(node)!)) return;
-      const cached = node.peekChildren();
-      const below = cover || node.defersId;
-      if (cached && budget.left >= cached.length) for (const child of cached) visit(child, below);
-    };
-    for (const node of nodes) visit(node, false);
-    await Promise.all(pending);
-    for (const node of covered) node.markIdDefinitive();
+  loadIds(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): Promise<void> {
+    return loadHeldIds(nodes, {
+      budget: PREFETCH_BUDGET,
+      ...(known
+        ? { stopBelow: (node: RuntimeNode) => this.handles.has(node) && known.has(this.handles.get(node)!) }
+        : {}),
+    });
   }
 
   private async answer(request: BridgeRequest): Promise<void> {

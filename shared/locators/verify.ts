@@ -1,22 +1,15 @@
 import { evaluateOverTree } from '../xpath/evaluate.js';
-import { compileFastPath, FastPathFallback } from '../xpath/fast/index.js';
 import type { LocatorConfig } from './config.js';
 import { locatorCandidates, describeCandidate, LocatorIndex, type Locator } from './generate.js';
 import { LocatorXdmTree, type LocatorNode, type LocatorTree } from './tree.js';
+import { selectNodesFast } from './verify-candidates.js';
+
+export { selectNodesFast, verifyLocators } from './verify-candidates.js';
 
 /** Evaluates an XPath with the real engine over a LocatorTree, shaped as the runtime's worker shapes its mirror. */
 export function selectNodes(xdm: LocatorXdmTree, xpath: string, engine: 'auto' | 'fontoxpath' = 'auto'): LocatorNode[] {
-  // The compiled fast path (differentially tested against fontoxpath) when the query is in its subset.
-  const fast = engine === 'auto' ? compileFastPath(xpath) : undefined;
-  if (fast) {
-    try {
-      const nodes: LocatorNode[] = [];
-      for (const item of fast.evaluate(xdm, xdm.root)) if (item.type === 'node') nodes.push(item.node);
-      return nodes;
-    } catch (error) {
-      if (!(error instanceof FastPathFallback)) throw error;
-    }
-  }
+  const fast = engine === 'auto' ? selectNodesFast(xdm, xpath) : undefined;
+  if (fast) return fast;
   const { items } = evaluateOverTree(xdm, xpath, xdm.root);
   const nodes: LocatorNode[] = [];
   for (const item of items) if (item.kind === 'node') nodes.push(item.node);
@@ -59,23 +52,4 @@ export class LocatorGenerator {
     // A dropped candidate lets one from further down in: keep the best first (the sort is stable).
     return out.sort((a, b) => b.score - a.score);
   }
-}
-
-/** Verifies locators asynchronously (the live tree through the runtime's XPath service): keeps those that match. */
-export async function verifyLocators(
-  candidates: readonly Locator[],
-  selects: (xpath: string) => Promise<{ matches: number; isTarget: boolean }>,
-  limit: number,
-): Promise<Locator[]> {
-  const out: Locator[] = [];
-  for (const locator of candidates) {
-    if (out.length >= limit) break;
-    try {
-      const { matches, isTarget } = await selects(locator.xpath);
-      if (matches === 1 && isTarget) out.push({ ...locator, matches });
-    } catch {
-      // A candidate the engine rejects is dropped; the others still stand.
-    }
-  }
-  return out;
 }

@@ -15,7 +15,7 @@ import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
-import { checkTool } from '../../services/check-request.js';
+import { checkTool } from '../../services/package-info.js';
 import { bestLocatorOfEach } from '../../services/locate.js';
 import { formatTabOrder, tabMarkers, type TabOrderOptions } from '../../services/tab-order.js';
 import type { PlatformBundle } from '../../core/platform.js';
@@ -118,6 +118,7 @@ export function registerCheck(program: Command): void {
       const {
         report,
         locatorOf,
+        overBudget,
         tabOrder: walks,
       } = await checkAccessibility(opened.runtime, opened.xpath, {
         ...(xpath ? { xpath } : {}),
@@ -125,14 +126,11 @@ export function registerCheck(program: Command): void {
         ...(tabOrder ? { tabOrder } : {}),
         ...(options.rules ? { only: options.rules } : {}),
         ...timeout,
-        locate: (targets) =>
-          bestLocatorOfEach(
-            opened.runtime,
-            opened.xpath,
-            targets,
-            options.timeout !== undefined ? { timeoutMs: options.timeout } : {},
-          ),
+        locate: (targets) => bestLocatorOfEach(opened.runtime, targets),
       });
+      if (overBudget > 0) {
+        process.stderr.write(`warning: ${overBudget} finding(s) left without a locator (locating ran out of time)\n`);
+      }
       await opened.runtime.platform?.highlight?.clear();
       // The order goes beside the report: into the text report, to stderr beside the machine-read formats.
       const order = walks ? formatTabOrder(walks) : '';

@@ -4,20 +4,34 @@ import { test } from 'node:test';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService } from '../../xpath/xpath-service.js';
 import { bestLocatorOfEach, locateNodes } from '../../services/locate.js';
+import type { RuntimeNode } from '../../runtime/node.js';
 
-test("a check's findings get verified locators from the priority capture, without reading the targets' every attribute", async () => {
+/** Runs a test over the mock provider's buttons (at least three). */
+async function withButtons(
+  run: (runtime: Runtime, xpath: XPathService, targets: readonly RuntimeNode[]) => Promise<void>,
+): Promise<void> {
   const runtime = await Runtime.create({ providers: ['mock'], platform: 'mock' });
   const xpath = new XPathService(runtime);
   try {
     const { items } = await xpath.evaluate('//Button');
     const targets = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
     assert.ok(targets.length >= 3);
+    await run(runtime, xpath, targets);
+  } finally {
+    await xpath.close();
+    await runtime.shutdown();
+  }
+}
+
+test("a check's findings get verified locators from the priority capture, without reading the targets' every attribute", async () => {
+  await withButtons(async (runtime, xpath, targets) => {
     let fullReads = 0;
     for (const target of targets) {
       const attributes = target.attributes.bind(target);
       target.attributes = () => (fullReads++, attributes());
     }
-    const best = await bestLocatorOfEach(runtime, xpath, targets);
+    const { located: best, overBudget } = await bestLocatorOfEach(runtime, targets);
+    assert.equal(overBudget, 0);
     assert.equal(fullReads, 0, 'no target had every attribute read');
     assert.equal(best.size, targets.length, 'every button got a locator');
     for (const target of targets) {
@@ -29,8 +43,19 @@ test("a check's findings get verified locators from the priority capture, withou
     // The same best locator as locate's where locate's best needs only the priority attributes.
     const [located] = await locateNodes(runtime, xpath, [targets[0]!]);
     assert.equal(best.get(targets[0]!.runtimeId), located!.locators[0]!.xpath);
-  } finally {
-    await xpath.close();
-    await runtime.shutdown();
-  }
+  });
+});
+
+test('past its time budget bestLocatorOfEach leaves the remaining targets without a locator, never the first ones', async () => {
+  await withButtons(async (runtime, xpath, targets) => {
+    const spent = await bestLocatorOfEach(runtime, targets, { budgetMs: -1, locatedBeforeBudget: 2 });
+    assert.equal(spent.overBudget, targets.length - 2);
+    assert.deepEqual(
+      [...spent.located.keys()],
+      targets.slice(0, 2).map((target) => target.runtimeId),
+    );
+    const whole = await bestLocatorOfEach(runtime, targets, { budgetMs: -1, locatedBeforeBudget: targets.length });
+    assert.equal(whole.overBudget, 0);
+    assert.equal(whole.located.size, targets.length);
+  });
 });

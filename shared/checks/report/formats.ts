@@ -1,4 +1,3 @@
-import { create } from 'xmlbuilder2';
 import type { CheckReport } from '../engine.js';
 import type { CheckFormat, Severity } from '../model.js';
 import { findingJson, type LocatorOf } from './finding-json.js';
@@ -98,25 +97,56 @@ function sarif(report: CheckReport, locatorOf: LocatorOf, tool: ToolInfo): objec
   };
 }
 
+/** Characters XML 1.0 does not allow, even escaped (control characters other than tab and line breaks). */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+  '\t': '&#9;',
+};
+
+function xmlText(text: string): string {
+  return text.replace(NOT_XML, '').replace(/[&<>]/g, (c) => XML_ESCAPES[c]!);
+}
+
+function xmlAttributes(attributes: { readonly [name: string]: string | number }): string {
+  return Object.entries(attributes)
+    .map(
+      ([name, value]) =>
+        ` ${name}="${String(value)
+          .replace(NOT_XML, '')
+          .replace(/[&<>"\n\r\t]/g, (c) => XML_ESCAPES[c]!)}"`,
+    )
+    .join('');
+}
+
 /** JUnit XML: a failing test case per finding, a passing one per rule that found nothing. */
 function junit(report: CheckReport, locatorOf: LocatorOf): string {
   const failures = report.findings.length;
   const tests = failures + report.rules.filter((run) => run.findings === 0).length;
-  const document = create({ version: '1.0', encoding: 'UTF-8' });
-  const suites = document.ele('testsuites', { name: 'platynui-inspector check', tests, failures });
-  const suite = suites.ele('testsuite', { name: 'accessibility', tests, failures, errors: 0, skipped: 0 });
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${xmlAttributes({ name: 'platynui-inspector check', tests, failures })}>`,
+    `  <testsuite${xmlAttributes({ name: 'accessibility', tests, failures, errors: 0, skipped: 0 })}>`,
+  ];
   for (const run of report.rules) {
-    if (run.findings === 0) suite.ele('testcase', { classname: `a11y.${run.rule.id}`, name: run.rule.title });
+    if (run.findings === 0)
+      lines.push(`    <testcase${xmlAttributes({ classname: `a11y.${run.rule.id}`, name: run.rule.title })}/>`);
   }
   for (const finding of report.findings) {
     const json = findingJson(finding, locatorOf);
-    const testcase = suite.ele('testcase', {
-      classname: `a11y.${finding.rule}`,
-      name: `${json.node.role}${json.node.name ? ` "${json.node.name}"` : ''} (${json.node.runtimeId})`,
-    });
-    testcase
-      .ele('failure', { message: finding.message, type: finding.severity })
-      .txt(`${finding.message}\nlocator: ${json.locator ?? '(none)'}\nrule: ${finding.rule}`);
+    const name = `${json.node.role}${json.node.name ? ` "${json.node.name}"` : ''} (${json.node.runtimeId})`;
+    const detail = `${finding.message}\nlocator: ${json.locator ?? '(none)'}\nrule: ${finding.rule}`;
+    lines.push(
+      `    <testcase${xmlAttributes({ classname: `a11y.${finding.rule}`, name })}>`,
+      `      <failure${xmlAttributes({ message: finding.message, type: finding.severity })}>${xmlText(detail)}</failure>`,
+      '    </testcase>',
+    );
   }
-  return document.end({ prettyPrint: true }) + '\n';
+  lines.push('  </testsuite>', '</testsuites>');
+  return lines.join('\n') + '\n';
 }
