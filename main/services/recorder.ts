@@ -26,6 +26,10 @@ const FOCUS_QUERY_TIMEOUT_MS = 2000;
 const FOCUS_LOG_LIMIT = 64;
 /** How long after a navigation key (Tab, an arrow ...) its focus or selection change is waited for. */
 const KEY_EFFECT_MS = 300;
+/** How long a navigation key waits at most for the reads of focus and selection events that came in time. */
+const LATE_READ_MS = 2000;
+/** How long a focus or selection event on an element the tree has not loaded waits for it to be loaded. */
+const UNKNOWN_NODE_WAIT_MS = 1000;
 /** Keys that move the focus (Tab, Shift+Tab): one that did is a focus step on the element it reached. */
 const FOCUS_KEYS = new Set(['Tab']);
 /**
@@ -123,6 +127,8 @@ export class Recorder {
   private readonly pendingLocates = new Set<Promise<void>>();
   private readonly focusLog: Array<{ node: RuntimeNode; at: number }> = [];
   private readonly selectionLog: Array<{ node: RuntimeNode; at: number }> = [];
+  /** Focus and selection events still being read (their state), by the time they came. */
+  private readonly reading = new Set<{ at: number; done: Promise<void> }>();
   private readonly secretNames = new Map<string, string>();
   private readonly heldModifiers = new Set<string>();
   private readonly hover: HoverTracker;
@@ -163,13 +169,18 @@ export class Recorder {
     const recorder = new Recorder(runtime, xpath, options.maxSteps ?? DEFAULT_MAX_STEPS);
     recorder.unsubscribe = runtime.registerEventSink((event) => {
       if (event.kind !== 'NodeUpdated') return;
-      const node = runtime.node(event.runtimeId);
-      if (!node) return;
       const at = performance.now();
-      if (!event.attributes || event.attributes.includes(AttributeNames.IsFocused))
-        void recorder.focusUpdated(node, at);
+      const focus = !event.attributes || event.attributes.includes(AttributeNames.IsFocused);
       // Only an explicit selection change: a read on every update would ask the application more while it reacts.
-      if (event.attributes?.includes(AttributeNames.IsSelected)) void recorder.selectionUpdated(node, at);
+      const selection = event.attributes?.includes(AttributeNames.IsSelected) === true;
+      const node = runtime.node(event.runtimeId);
+      if (node) {
+        if (focus) recorder.track(recorder.focusUpdated(node, at), at);
+        if (selection) recorder.track(recorder.selectionUpdated(node, at), at);
+      } else if (event.attributes && (focus || selection)) {
+        // An element the tree has not loaded yet (a click's own focus event can come before its hit test loaded it).
+        recorder.track(recorder.updatedOnceKnown(event.runtimeId, at, focus, selection), at);
+      }
     });
     recorder.recording = await device.start((event) => recorder.input(event));
     return recorder;
@@ -466,24 +477,69 @@ export class Recorder {
     const isFocusKey = FOCUS_KEYS.has(key) && modifiers.every((modifier) => modifier === 'Shift');
     const isSelectionKey = SELECTION_KEYS.has(key) && modifiers.length === 0;
     if (!isFocusKey && !isSelectionKey) return false;
-    if (isSelectionKey && (focused.isSecure || (await focused.supportedPatterns()).includes('TextEditable')))
-      return false;
+    const patterns = await focused.supportedPatterns().catch((): readonly string[] => []);
+    if (isSelectionKey && (focused.isSecure || patterns.includes('TextEditable'))) return false;
     const deadline = at + KEY_EFFECT_MS;
-    let effect: { kind: 'focus' | 'select'; node: RuntimeNode } | undefined;
-    for (;;) {
-      const selected = isSelectionKey ? this.selectionLog.findLast((entry) => entry.at >= at) : undefined;
-      const moved = isFocusKey
-        ? this.focusLog.findLast((entry) => entry.at >= at && entry.node.runtimeId !== focused.runtimeId)
-        : undefined;
-      effect = selected ? { kind: 'select', node: selected.node } : moved && { kind: 'focus', node: moved.node };
-      if (effect || performance.now() >= deadline) break;
+    const effectNow = () => this.keyEffect(at, isFocusKey, isSelectionKey, focused);
+    let effect = await effectNow();
+    while (!effect && performance.now() < deadline) {
       await sleep(10);
+      effect = await effectNow();
+    }
+    // An event that came in time may still be read (a busy application answers late): its answer decides.
+    const late = [...this.reading].filter((read) => read.at >= at && read.at <= deadline);
+    if (!effect && late.length > 0) {
+      await Promise.race([Promise.all(late.map((read) => read.done)), sleep(LATE_READ_MS)]);
+      effect = await effectNow();
     }
     if (!effect) return false;
     const last = this.stepList.at(-1);
     if (last?.action.kind === effect.kind) this.stepList.pop();
     this.addStep({ kind: effect.kind }, effect.node);
     return true;
+  }
+
+  /**
+   * What the key did so far: an item selected since, or the focus moved since to another element (Tab), or, for an
+   * arrow key, to an item that is selected now (a list whose rows announce only the focus).
+   */
+  private async keyEffect(
+    at: number,
+    isFocusKey: boolean,
+    isSelectionKey: boolean,
+    focused: RuntimeNode,
+  ): Promise<{ kind: 'focus' | 'select'; node: RuntimeNode } | undefined> {
+    const selected = isSelectionKey ? this.selectionLog.findLast((entry) => entry.at >= at) : undefined;
+    if (selected) return { kind: 'select', node: selected.node };
+    const moved = this.focusLog.findLast((entry) => entry.at >= at && entry.node.runtimeId !== focused.runtimeId);
+    if (!moved) return undefined;
+    if (isFocusKey) return { kind: 'focus', node: moved.node };
+    // Its selected state as it is now: no event said it changed, so what the tree holds may be older.
+    moved.node.invalidate({ children: false });
+    const [entry] = await moved.node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
+    return entry?.value.type === 'Bool' && entry.value.value ? { kind: 'select', node: moved.node } : undefined;
+  }
+
+  /** A focus or selection event on an element the tree loads soon after (or never: then it is dropped). */
+  private async updatedOnceKnown(runtimeId: string, at: number, focus: boolean, selection: boolean): Promise<void> {
+    const deadline = performance.now() + UNKNOWN_NODE_WAIT_MS;
+    let node = this.runtime.node(runtimeId);
+    while (!node && !this.stopped && performance.now() < deadline) {
+      await sleep(25);
+      node = this.runtime.node(runtimeId);
+    }
+    if (!node) return;
+    await Promise.all([
+      focus ? this.focusUpdated(node, at) : undefined,
+      selection ? this.selectionUpdated(node, at) : undefined,
+    ]);
+  }
+
+  /** Keeps a focus or selection event's read in `reading` until it is done. */
+  private track(read: Promise<void>, at: number): void {
+    const entry = { at, done: read.catch(() => undefined) };
+    this.reading.add(entry);
+    void entry.done.finally(() => this.reading.delete(entry));
   }
 
   private async selectionUpdated(node: RuntimeNode, at: number): Promise<void> {
