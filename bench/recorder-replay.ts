@@ -17,6 +17,7 @@ import {
   recordDemoFlow,
   replayCliScript,
 } from '../e2e/support/gtk3-demo-flow.js';
+import { describeStep } from '../shared/recording/steps.js';
 import { useDesktop } from '../main/platform/x11/test/support/desktop.js';
 import { percentile, print } from './_stats.js';
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     demo = await freshDemo(desktop.env, undefined);
     const { steps, endState } = await recordDemoFlow(desktop.env);
     print('recorder-replay-steps', steps.length, 'steps');
+    for (const [index, step] of steps.entries()) process.stdout.write(`# ${index + 1}. ${describeStep(step)}\n`);
     const times: number[] = [];
     let matched = 0;
     for (let run = 1; run <= RUNS; run++) {

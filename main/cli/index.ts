@@ -25,6 +25,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Regist
   ['keyboard', async () => (await import('./commands/keyboard.js')).registerKeyboard],
   ['window', async () => (await import('./commands/window.js')).registerWindow],
   ['focus', async () => (await import('./commands/window.js')).registerFocus],
+  ['select', async () => (await import('./commands/window.js')).registerSelect],
   ['pick', async () => (await import('./commands/pick.js')).registerPick],
   ['record', async () => (await import('./commands/record.js')).registerRecord],
   ['watch', async () => (await import('./commands/watch.js')).registerWatch],

@@ -243,6 +243,11 @@ export interface PlatformBundle {
   pointerCapture?: PointerCaptureDevice;
   /** Copies of the user's input for recording (X11: the RECORD extension). */
   inputRecorder?: InputRecorderDevice;
+  /**
+   * Treats the windows of these processes as the inspector's own (never picked, their input never recorded) until
+   * the returned function is called: a browser showing the inspector's page.
+   */
+  excludeProcesses?(processIds: readonly number[]): () => void;
   /** Devices this backend cannot provide here, with the reason (e.g. Wayland without XWayland). */
   unavailable: ReadonlyArray<{ device: string; reason: string }>;
   /**

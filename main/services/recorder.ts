@@ -22,8 +22,23 @@ const FOCUS_SETTLE_MS = 250;
 const HOVER_MAX_AGE_MS = 50;
 const LOCATE_TIMEOUT_MS = 5000;
 const FOCUS_QUERY_TIMEOUT_MS = 2000;
-/** Focus changes kept to answer "what had the focus at this key press". */
+/** Focus changes kept to answer "what had the focus at this key press"; selection changes likewise. */
 const FOCUS_LOG_LIMIT = 64;
+/** How long after a navigation key (Tab, an arrow ...) its focus or selection change is waited for. */
+const KEY_EFFECT_MS = 300;
+/** How long a navigation key waits at most for the reads of focus and selection events that came in time. */
+const LATE_READ_MS = 2000;
+/** How long a focus or selection event on an element the tree has not loaded waits for it to be loaded. */
+const UNKNOWN_NODE_WAIT_MS = 1000;
+/** Keys that move the focus (Tab, Shift+Tab): one that did is a focus step on the element it reached. */
+const FOCUS_KEYS = new Set(['Tab']);
+/**
+ * Keys that move the selection in a list, tree or table: one that selected an item is a select step on the item.
+ * In a text field they move the caret and are typed as keys.
+ */
+const SELECTION_KEYS = new Set(['Up', 'Down', 'Left', 'Right', 'Home', 'End', 'PageUp', 'PageDown']);
+/** How far (px) the pointer goes between a press and its release before the click is a drag (GTK's default). */
+const DRAG_THRESHOLD_PX = 8;
 const TYPING_MODIFIERS = ['Ctrl', 'Alt', 'Super'];
 const MODIFIER_ORDER = ['Ctrl', 'Alt', 'Shift', 'Super', 'AltGr'];
 
@@ -100,8 +115,9 @@ const samePoint = (a: Point, b: Point) => a.x === b.x && a.y === b.y;
 
 /**
  * Records what the user does in the inspected applications as steps: clicks and multi-clicks on the element under
- * the pointer, text and keys typed into the focused element (one step per field), each with the locators verified
- * at the time. Input comes from the platform's input recorder (a copy, never delaying the input); the element under
+ * the pointer, drags from it, wheel steps over it, text and keys typed into the focused element (one step per
+ * field), the focus moved by Tab and an item selected by an arrow key, each with the locators verified at the
+ * time. Input comes from the platform's input recorder (a copy, never delaying the input); the element under
  * the pointer from hover tracking, the focus from the providers' focus events. Input into the inspector's own
  * windows is left out. Text typed into a secure field is never kept: the step holds a variable in its place.
  */
@@ -110,6 +126,9 @@ export class Recorder {
   private readonly listeners = new Set<RecorderListener>();
   private readonly pendingLocates = new Set<Promise<void>>();
   private readonly focusLog: Array<{ node: RuntimeNode; at: number }> = [];
+  private readonly selectionLog: Array<{ node: RuntimeNode; at: number }> = [];
+  /** Focus and selection events still being read (their state), by the time they came. */
+  private readonly reading = new Set<{ at: number; done: Promise<void> }>();
   private readonly secretNames = new Map<string, string>();
   private readonly heldModifiers = new Set<string>();
   private readonly hover: HoverTracker;
@@ -119,6 +138,8 @@ export class Recorder {
   /** The last click or key that may move the focus (this process's clock). */
   private lastFocusMoveAt = Number.NEGATIVE_INFINITY;
   private lastPress: { button: PointerButton; point: Point; serverTime: number; stepId: number } | undefined;
+  /** The recorded press whose release has not come yet (a drag when it comes far from the press). */
+  private heldPress: { button: PointerButton; point: Point; stepId: number } | undefined;
   private recording: InputRecording | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
@@ -147,9 +168,18 @@ export class Recorder {
     }
     const recorder = new Recorder(runtime, xpath, options.maxSteps ?? DEFAULT_MAX_STEPS);
     recorder.unsubscribe = runtime.registerEventSink((event) => {
-      if (event.kind === 'NodeUpdated' && (!event.attributes || event.attributes.includes(AttributeNames.IsFocused))) {
-        const node = runtime.node(event.runtimeId);
-        if (node) void recorder.focusUpdated(node, performance.now());
+      if (event.kind !== 'NodeUpdated') return;
+      const at = performance.now();
+      const focus = !event.attributes || event.attributes.includes(AttributeNames.IsFocused);
+      // Only an explicit selection change: a read on every update would ask the application more while it reacts.
+      const selection = event.attributes?.includes(AttributeNames.IsSelected) === true;
+      const node = runtime.node(event.runtimeId);
+      if (node) {
+        if (focus) recorder.track(recorder.focusUpdated(node, at), at);
+        if (selection) recorder.track(recorder.selectionUpdated(node, at), at);
+      } else if (event.attributes && (focus || selection)) {
+        // An element the tree has not loaded yet (a click's own focus event can come before its hit test loaded it).
+        recorder.track(recorder.updatedOnceKnown(event.runtimeId, at, focus, selection), at);
       }
     });
     recorder.recording = await device.start((event) => recorder.input(event));
@@ -249,6 +279,15 @@ export class Recorder {
       this.enqueue(() => this.press(event, hover));
       return;
     }
+    if (event.type === 'button' && event.state === 'release') {
+      this.enqueue(() => Promise.resolve(this.release(event)));
+      return;
+    }
+    if (event.type === 'wheel' && !event.onOwnWindow) {
+      const hover = this.hover.forPress(event.point, event.at);
+      this.enqueue(() => this.wheel(event, hover));
+      return;
+    }
     if (event.type === 'key') {
       this.trackModifier(event);
       if (event.state === 'press' && !event.isModifier && !event.onOwnWindow) {
@@ -288,12 +327,8 @@ export class Recorder {
   // --- clicks ---
 
   private async press(event: Extract<RecordedInput, { type: 'button' }>, hover: Hover | undefined): Promise<void> {
-    const node = await this.elementPressed(event.point, hover);
-    if (!node) {
-      this.unattributedCount++;
-      this.changed();
-      return;
-    }
+    const node = await this.attributed(event.point, hover);
+    if (!node) return;
     const last = this.lastPress;
     const previous = last && this.stepList.find((step) => step.id === last.stepId);
     if (
@@ -310,6 +345,40 @@ export class Recorder {
     }
     const step = this.addStep({ kind: 'click', button: event.button, count: 1 }, node);
     this.lastPress = { button: event.button, point: event.point, serverTime: event.serverTime, stepId: step.id };
+    this.heldPress = { button: event.button, point: event.point, stepId: step.id };
+  }
+
+  /** A release far from its press turns the press's click into a drag to the release point. */
+  private release(event: Extract<RecordedInput, { type: 'button' }>): void {
+    const held = this.heldPress;
+    if (!held || held.button !== event.button) return;
+    this.heldPress = undefined;
+    const distance = Math.hypot(event.point.x - held.point.x, event.point.y - held.point.y);
+    if (distance < DRAG_THRESHOLD_PX) return;
+    const step = this.stepList.find((candidate) => candidate.id === held.stepId);
+    if (step?.action.kind !== 'click' || step.action.count !== 1) return;
+    step.action = { kind: 'drag', button: event.button, to: { ...event.point } };
+    if (this.lastPress?.stepId === step.id) this.lastPress = undefined;
+    this.changed();
+  }
+
+  // --- wheel ---
+
+  /** Wheel steps over one element in a row add up to one scroll step. */
+  private async wheel(event: Extract<RecordedInput, { type: 'wheel' }>, hover: Hover | undefined): Promise<void> {
+    const node = await this.attributed(event.point, hover);
+    if (!node) return;
+    const last = this.stepList.at(-1);
+    if (last?.action.kind === 'scroll' && last.target.runtimeId === node.runtimeId) {
+      last.action = {
+        kind: 'scroll',
+        deltaX: last.action.deltaX + event.deltaX,
+        deltaY: last.action.deltaY + event.deltaY,
+      };
+      this.changed();
+      return;
+    }
+    this.addStep({ kind: 'scroll', deltaX: event.deltaX, deltaY: event.deltaY }, node);
   }
 
   private isMultiClick(
@@ -325,6 +394,16 @@ export class Recorder {
       Math.abs(event.point.x - last.point.x) <= size.width &&
       Math.abs(event.point.y - last.point.y) <= size.height
     );
+  }
+
+  /** The element pressed (or scrolled over); a press on nothing the tree knows is counted as unattributed. */
+  private async attributed(point: Point, hover: Hover | undefined): Promise<RuntimeNode | undefined> {
+    const node = await this.elementPressed(point, hover);
+    if (!node) {
+      this.unattributedCount++;
+      this.changed();
+    }
+    return node;
   }
 
   /**
@@ -346,6 +425,7 @@ export class Recorder {
       this.changed();
       return;
     }
+    if (part.kind === 'chord' && (await this.navigated(at, part.keys, node))) return;
     const secure = node.isSecure;
     let added: TypedPart = part;
     if (secure && part.kind === 'text') {
@@ -382,6 +462,93 @@ export class Recorder {
     const before = this.focusLog.findLast((entry) => entry.at <= at);
     if (before) return before.node;
     return this.focusedNow();
+  }
+
+  /**
+   * A navigation key's own step: Tab (Shift+Tab) that moved the focus to another element is a focus step there; an
+   * arrow key (Home, End, PageUp, PageDown) outside a text field that selected an item is a select step on it.
+   * Several in a row are one step on the last element reached. False when the key is typed as a key: nothing moved
+   * in time, a text field's caret key, or an arrow key that only moved the focus (a window's late focus event after
+   * a click must not turn a caret key into a focus step).
+   */
+  private async navigated(at: number, keys: readonly string[], focused: RuntimeNode): Promise<boolean> {
+    const key = keys.at(-1)!;
+    const modifiers = keys.slice(0, -1);
+    const isFocusKey = FOCUS_KEYS.has(key) && modifiers.every((modifier) => modifier === 'Shift');
+    const isSelectionKey = SELECTION_KEYS.has(key) && modifiers.length === 0;
+    if (!isFocusKey && !isSelectionKey) return false;
+    const patterns = await focused.supportedPatterns().catch((): readonly string[] => []);
+    if (isSelectionKey && (focused.isSecure || patterns.includes('TextEditable'))) return false;
+    const deadline = at + KEY_EFFECT_MS;
+    const effectNow = () => this.keyEffect(at, isFocusKey, isSelectionKey, focused);
+    let effect = await effectNow();
+    while (!effect && performance.now() < deadline) {
+      await sleep(10);
+      effect = await effectNow();
+    }
+    // An event that came in time may still be read (a busy application answers late): its answer decides.
+    const late = [...this.reading].filter((read) => read.at >= at && read.at <= deadline);
+    if (!effect && late.length > 0) {
+      await Promise.race([Promise.all(late.map((read) => read.done)), sleep(LATE_READ_MS)]);
+      effect = await effectNow();
+    }
+    if (!effect) return false;
+    const last = this.stepList.at(-1);
+    if (last?.action.kind === effect.kind) this.stepList.pop();
+    this.addStep({ kind: effect.kind }, effect.node);
+    return true;
+  }
+
+  /**
+   * What the key did so far: an item selected since, or the focus moved since to another element (Tab), or, for an
+   * arrow key, to an item that is selected now (a list whose rows announce only the focus).
+   */
+  private async keyEffect(
+    at: number,
+    isFocusKey: boolean,
+    isSelectionKey: boolean,
+    focused: RuntimeNode,
+  ): Promise<{ kind: 'focus' | 'select'; node: RuntimeNode } | undefined> {
+    const selected = isSelectionKey ? this.selectionLog.findLast((entry) => entry.at >= at) : undefined;
+    if (selected) return { kind: 'select', node: selected.node };
+    const moved = this.focusLog.findLast((entry) => entry.at >= at && entry.node.runtimeId !== focused.runtimeId);
+    if (!moved) return undefined;
+    if (isFocusKey) return { kind: 'focus', node: moved.node };
+    // Its selected state as it is now: no event said it changed, so what the tree holds may be older.
+    moved.node.invalidate({ children: false });
+    const [entry] = await moved.node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
+    return entry?.value.type === 'Bool' && entry.value.value ? { kind: 'select', node: moved.node } : undefined;
+  }
+
+  /** A focus or selection event on an element the tree loads soon after (or never: then it is dropped). */
+  private async updatedOnceKnown(runtimeId: string, at: number, focus: boolean, selection: boolean): Promise<void> {
+    const deadline = performance.now() + UNKNOWN_NODE_WAIT_MS;
+    let node = this.runtime.node(runtimeId);
+    while (!node && !this.stopped && performance.now() < deadline) {
+      await sleep(25);
+      node = this.runtime.node(runtimeId);
+    }
+    if (!node) return;
+    await Promise.all([
+      focus ? this.focusUpdated(node, at) : undefined,
+      selection ? this.selectionUpdated(node, at) : undefined,
+    ]);
+  }
+
+  /** Keeps a focus or selection event's read in `reading` until it is done. */
+  private track(read: Promise<void>, at: number): void {
+    const entry = { at, done: read.catch(() => undefined) };
+    this.reading.add(entry);
+    void entry.done.finally(() => this.reading.delete(entry));
+  }
+
+  private async selectionUpdated(node: RuntimeNode, at: number): Promise<void> {
+    const [entry] = await node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
+    if (entry?.value.type !== 'Bool' || !entry.value.value) return;
+    this.selectionLog.push({ node, at });
+    this.selectionLog.sort((a, b) => a.at - b.at);
+    if (this.selectionLog.length > FOCUS_LOG_LIMIT)
+      this.selectionLog.splice(0, this.selectionLog.length - FOCUS_LOG_LIMIT);
   }
 
   private async focusUpdated(node: RuntimeNode, at: number): Promise<void> {

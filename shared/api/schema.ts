@@ -220,6 +220,9 @@ export const RecordedStepSchema = z.object({
     z.object({ kind: z.literal('click'), button: z.enum(['left', 'middle', 'right']), count: z.number().int() }),
     z.object({ kind: z.literal('type'), parts: z.array(TypedPartSchema).readonly() }),
     z.object({ kind: z.literal('focus') }),
+    z.object({ kind: z.literal('select') }),
+    z.object({ kind: z.literal('scroll'), deltaX: z.number().int(), deltaY: z.number().int() }),
+    z.object({ kind: z.literal('drag'), button: z.enum(['left', 'middle', 'right']), to: PointSchema }),
     z.object({ kind: z.literal('assert'), attribute: z.enum(ASSERTABLE_ATTRIBUTES), expected: z.string() }),
   ]),
   target: z.object({

@@ -39,6 +39,17 @@ function stepHeading(step: RecordedStep, index: number): { title: string; missin
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 const NO_LOCATOR = 'left out: no locator selected exactly this element when it was recorded';
 
+type ScrollAction = Extract<RecordedStep['action'], { kind: 'scroll' }>;
+
+/** `3 wheel steps down`, `1 wheel step left and 2 down`. */
+function wheelSteps(action: ScrollAction): string {
+  const parts: string[] = [];
+  if (action.deltaX !== 0) parts.push(`${Math.abs(action.deltaX)} ${action.deltaX < 0 ? 'left' : 'right'}`);
+  if (action.deltaY !== 0) parts.push(`${Math.abs(action.deltaY)} ${action.deltaY < 0 ? 'up' : 'down'}`);
+  const count = Math.abs(action.deltaX) + Math.abs(action.deltaY);
+  return `wheel step${count === 1 ? '' : 's'} ${parts.join(' and ')}`;
+}
+
 // --- Robot Framework (PlatynUI.BareMetal) ---
 
 /** One cell: each literal part escaped as a cell of its own would be, a secret as its variable. */
@@ -90,6 +101,20 @@ export function renderRecordingRobot(steps: readonly RecordedStep[]): string {
       case 'focus':
         lines.push(`${SEP}Focus${SEP}${locator}`);
         break;
+      case 'select':
+        lines.push(`${SEP}# BareMetal has no selection keyword: a click selects the item`);
+        lines.push(`${SEP}Pointer Click${SEP}${locator}`);
+        break;
+      case 'scroll':
+        lines.push(`${SEP}# BareMetal has no wheel keyword: scroll ${wheelSteps(action)} here by hand`);
+        lines.push(`${SEP}Pointer Move To${SEP}${locator}`);
+        break;
+      case 'drag': {
+        const button = action.button === 'left' ? '' : `${SEP}button=${action.button.toUpperCase()}`;
+        lines.push(`${SEP}Pointer Press${SEP}${locator}${button}`);
+        lines.push(`${SEP}Pointer Release${SEP}x=\${${action.to.x}}${SEP}y=\${${action.to.y}}${button}`);
+        break;
+      }
       case 'assert':
         lines.push(`${SEP}\${value}=${SEP}Get Attribute${SEP}${locator}${SEP}${action.attribute}`);
         lines.push(`${SEP}Should Be Equal As Strings${SEP}\${value}${SEP}${robotCell(action.expected)}`);
@@ -172,6 +197,25 @@ export function renderRecordingPython(steps: readonly RecordedStep[]): string {
       case 'focus':
         lines.push('    rt.focus(node)');
         break;
+      case 'select':
+        // platynui_native has no selection call: a click selects the item.
+        lines.push('    rt.pointer_click(click_point(node), PointerButton.LEFT)');
+        break;
+      case 'scroll':
+        // One wheel notch is 120 units, down and right negative (platynui's scroll_step convention).
+        lines.push(
+          '    rt.pointer_move_to(click_point(node))',
+          `    rt.pointer_scroll((${-action.deltaX * 120}, ${-action.deltaY * 120}))`,
+        );
+        break;
+      case 'drag': {
+        const button = `PointerButton.${action.button.toUpperCase()}`;
+        lines.push(
+          `    rt.pointer_press(click_point(node), ${button})`,
+          `    rt.pointer_release(Point(${action.to.x}, ${action.to.y}), ${button})`,
+        );
+        break;
+      }
       case 'assert':
         lines.push(
           `    value = node.attribute(${pythonString(action.attribute)})`,
@@ -235,6 +279,23 @@ const DOGTAIL_MULTI_CLICK: readonly string[] = [
   '',
 ];
 
+/** Wheel steps as X11 wheel buttons (4 up, 5 down, 6 left, 7 right) clicked at the centre of the node. */
+function dogtailScroll(action: ScrollAction): string[] {
+  const lines = ['    x, y = node.position[0] + node.size[0] / 2, node.position[1] + node.size[1] / 2'];
+  const axes: Array<[number, number, number]> = [
+    [action.deltaX, 6, 7],
+    [action.deltaY, 4, 5],
+  ];
+  for (const [delta, negative, positive] of axes) {
+    if (delta === 0) continue;
+    lines.push(
+      `    for _ in range(${Math.abs(delta)}):`,
+      `        rawinput.click(x, y, ${delta < 0 ? negative : positive})`,
+    );
+  }
+  return lines;
+}
+
 function dogtailFinder(target: ExportTarget): string[] {
   return target.dogtail ? dogtailSearch(target.dogtail) : [];
 }
@@ -280,6 +341,20 @@ export function renderRecordingDogtail(steps: readonly RecordedStep[]): string {
       case 'focus':
         lines.push('    node.grabFocus()');
         break;
+      case 'select':
+        lines.push('    node.select()');
+        break;
+      case 'scroll':
+        lines.push(...dogtailScroll(action));
+        break;
+      case 'drag': {
+        const button = action.button === 'left' ? 1 : action.button === 'middle' ? 2 : 3;
+        lines.push(
+          '    x, y = node.position[0] + node.size[0] / 2, node.position[1] + node.size[1] / 2',
+          `    rawinput.drag((x, y), (${action.to.x}, ${action.to.y}), ${button})`,
+        );
+        break;
+      }
       case 'assert': {
         const read =
           action.attribute === 'Name'
@@ -367,6 +442,17 @@ export function renderRecordingCli(steps: readonly RecordedStep[]): string {
       case 'focus':
         lines.push(`retry "$PLATYNUI" focus ${xpath}`);
         break;
+      case 'select':
+        lines.push(`retry "$PLATYNUI" select ${xpath}`);
+        break;
+      case 'scroll':
+        lines.push(`retry "$PLATYNUI" pointer scroll ${xpath} --delta=${action.deltaX},${action.deltaY}`);
+        break;
+      case 'drag': {
+        const button = action.button === 'left' ? '' : ` --button ${action.button}`;
+        lines.push(`retry "$PLATYNUI" pointer drag ${xpath} --to=${action.to.x},${action.to.y}${button}`);
+        break;
+      }
       case 'assert': {
         const query = shellWord(`string((${bestXPath(step.target)!})/@${action.attribute})`);
         lines.push(

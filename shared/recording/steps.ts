@@ -1,4 +1,5 @@
 import type { ExportTarget } from '../export/templates.js';
+import type { Point } from '../model/values.js';
 
 /**
  * A recording: what the user did in the inspected applications, one step per action, each on an element found by
@@ -16,7 +17,14 @@ export type AssertableAttribute = (typeof ASSERTABLE_ATTRIBUTES)[number];
 export type StepAction =
   | { kind: 'click'; button: 'left' | 'middle' | 'right'; count: number }
   | { kind: 'type'; parts: readonly TypedPart[] }
+  /** The focus moved here by a key (Tab): a click already focuses what it clicks. */
   | { kind: 'focus' }
+  /** The item became the selected one by a key (an arrow key in a list). */
+  | { kind: 'select' }
+  /** Wheel steps over the element (positive: right, down). */
+  | { kind: 'scroll'; deltaX: number; deltaY: number }
+  /** Pressed on the element and released at `to` (a desktop point). */
+  | { kind: 'drag'; button: 'left' | 'middle' | 'right'; to: Point }
   | { kind: 'assert'; attribute: AssertableAttribute; expected: string };
 
 export interface RecordedStep {
@@ -81,6 +89,12 @@ export function describeStep(step: RecordedStep): string {
       return `type into ${target}`;
     case 'focus':
       return `focus ${target}`;
+    case 'select':
+      return `select ${target}`;
+    case 'scroll':
+      return `scroll ${target} by ${action.deltaX},${action.deltaY}`;
+    case 'drag':
+      return `${action.button === 'left' ? 'drag' : `${action.button} drag`} ${target} to ${action.to.x},${action.to.y}`;
     case 'assert':
       return `assert ${target} ${action.attribute} = ${JSON.stringify(action.expected)}`;
   }

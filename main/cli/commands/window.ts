@@ -126,18 +126,29 @@ export function registerWindow(program: Command): void {
 }
 
 export function registerFocus(program: Command): void {
+  registerNodeAction(program, 'focus', 'give an element the keyboard focus (its window is activated first)', 'focused');
+}
+
+export function registerSelect(program: Command): void {
+  registerNodeAction(
+    program,
+    'select',
+    'make an item the selected one of its list, tree or table (its window is activated first)',
+    'selected',
+  );
+}
+
+/** A command that performs one action on the element its XPath selects, in its activated window. */
+function registerNodeAction(program: Command, action: 'focus' | 'select', description: string, done: string): void {
   addRuntimeOptions(
-    program
-      .command('focus')
-      .description('give an element the keyboard focus (its window is activated first)')
-      .argument('<xpath>', 'the element to focus'),
+    program.command(action).description(description).argument('<xpath>', `the element to ${action}`),
   ).action(async (xpath: string, options: RuntimeCliOptions) => {
     const devices = await openDevices(options, true);
     try {
       const node = (await nodesFor(devices.tree!, xpath))[0]!;
       await activateWindowOf(devices.platform.windowManager, node);
-      await node.performAction({ action: 'focus' });
-      process.stdout.write(`focused ${node.describe()}\n`);
+      await node.performAction({ action });
+      process.stdout.write(`${done} ${node.describe()}\n`);
     } finally {
       await devices.close();
     }

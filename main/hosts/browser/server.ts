@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { InspectorDispatcher } from '../../api/dispatcher.js';
 import type { HostContext } from '../../api/host-context.js';
 import { isLoopback } from '../loopback.js';
+import { peerProcessIds } from './peer-process.js';
 import { uiFile } from '../ui-files.js';
 
 export { isLoopback };
@@ -252,12 +253,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (dispatchers.size >= limits.maxConnections) {
       return reject(socket, 503, `too many connections (limits.maxConnections is ${limits.maxConnections})`);
     }
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request));
+  };
+
+  // A client on this machine: its browser's windows are the inspector's own while it is connected, so that clicks
+  // on the inspector's page (Stop) are never recorded and its window is never picked.
+  const excludePeer = (request: IncomingMessage): (() => void) => {
+    const { remoteAddress, localPort, remotePort } = request.socket;
+    const exclude = options.context.runtime.platform?.excludeProcesses;
+    if (!exclude || !remoteAddress || !isLoopback(remoteAddress) || !localPort || !remotePort) return () => {};
+    const ids = peerProcessIds({ localPort, remotePort }).filter((id) => id !== process.pid);
+    return ids.length > 0 ? exclude(ids) : () => {};
   };
 
   const alive = new WeakMap<WebSocket, boolean>();
 
-  const accept = (ws: WebSocket) => {
+  const accept = (ws: WebSocket, request: IncomingMessage) => {
+    const endExclusion = excludePeer(request);
     let pendingRequests = 0;
     let paused = false;
     const drop = (reason: string) => {
@@ -297,6 +309,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         });
     });
     const close = () => {
+      endExclusion();
       dispatchers.delete(dispatcher);
       void dispatcher.close();
     };

@@ -202,6 +202,11 @@ export class MockDevices implements PlatformBundle {
     },
     scroll: (deltaX: number, deltaY: number) => {
       this.pointerLog.push(`scroll ${deltaX},${deltaY}`);
+      // As X11 copies it: one wheel event per step and axis.
+      const stamp = this.stamp();
+      const point = { ...this.position };
+      if (deltaX !== 0) this.record({ type: 'wheel', deltaX, deltaY: 0, point, ...stamp, onOwnWindow: false });
+      if (deltaY !== 0) this.record({ type: 'wheel', deltaX: 0, deltaY, point, ...stamp, onOwnWindow: false });
       return Promise.resolve();
     },
     doubleClickTimeMs: () => 500,

@@ -73,6 +73,35 @@ export function ownProcessIds(env: PlatformConfig['env']): Set<number> {
   return ids;
 }
 
+/**
+ * Adds processes to `ids` for a while (PlatformBundle.excludeProcesses): each added until every exclusion naming it
+ * is undone; the ids there from the start stay.
+ */
+export function processExcluder(ids: Set<number>): (processIds: readonly number[]) => () => void {
+  const fixed = new Set(ids);
+  const holds = new Map<number, number>();
+  return (processIds) => {
+    const added = [...new Set(processIds)].filter((id) => !fixed.has(id));
+    for (const id of added) {
+      holds.set(id, (holds.get(id) ?? 0) + 1);
+      ids.add(id);
+    }
+    let undone = false;
+    return () => {
+      if (undone) return;
+      undone = true;
+      for (const id of added) {
+        const left = (holds.get(id) ?? 1) - 1;
+        if (left > 0) holds.set(id, left);
+        else {
+          holds.delete(id);
+          ids.delete(id);
+        }
+      }
+    };
+  };
+}
+
 /** Builds the X11 devices of one runtime, all on one X connection. */
 export async function createX11Platform(config: PlatformConfig): Promise<PlatformBundle> {
   const session = detectDisplayServer(config.env);
@@ -106,7 +135,8 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
   const desktopInfo = new X11DesktopInfoDevice(connection, randr);
   const desktopBounds = () => desktopInfo.bounds();
   const highlight = new X11HighlightDevice(connection, shape, desktopBounds);
-  const windowManager = new X11WindowManager(connection, () => highlight.ownWindows(), ownProcessIds(config.env));
+  const ownIds = ownProcessIds(config.env);
+  const windowManager = new X11WindowManager(connection, () => highlight.ownWindows(), ownIds);
   const keyboard = xtest ? new X11KeyboardDevice(connection, xtest) : undefined;
   const pointer = xtest ? new X11PointerDevice(connection, xtest) : undefined;
   const pointerCapture = new X11PointerCaptureDevice(session.display, (point) => windowManager.ownsTopLevelAt(point));
@@ -135,6 +165,7 @@ export async function createX11Platform(config: PlatformConfig): Promise<Platfor
     pointerCapture,
     ...(inputRecorder ? { inputRecorder } : {}),
     unavailable,
+    excludeProcesses: processExcluder(ownIds),
     whenLost: () => connection.whenLost(),
     async shutdown() {
       if (down) return;

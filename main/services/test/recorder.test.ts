@@ -140,6 +140,39 @@ describe('Recorder (mock desktop)', () => {
     assert.throws(() => recorder.chooseLocator(second.id, '//Nope'), { code: 'invalid-input' });
   });
 
+  it("records a drag, wheel steps, Tab's focus and an arrow key's selection as steps of their own", async () => {
+    const recorder = await Recorder.start(runtime, xpath);
+    await pointer.drag({ x: 300, y: 244 }, { x: 300, y: 172 }); // docs onto src
+    await pointer.scroll({ y: 2 }, { x: 710, y: 212 }); // over the first result
+    await pointer.scroll({ y: 1 }, { x: 710, y: 212 });
+    const search = await node("//Edit[@Id='search-box']");
+    await search.performAction({ action: 'focus' }); // not by a key: no step
+    await keyboard.type('<End>'); // a caret key in a text field is typed
+    await keyboard.type('<Tab>');
+    await (await node("//Button[@Id='toolbar-ok']")).performAction({ action: 'focus' });
+    await keyboard.type('<Down>');
+    await (await node("//item:ListItem[@Name='First result']")).performAction({ action: 'select' });
+    await keyboard.type('<Down>');
+    await (await node("//item:ListItem[@Name='Second result']")).performAction({ action: 'select' });
+    await keyboard.type('<Tab>'); // the focus stays: a key typed into the button
+    const steps = await recorder.stop();
+    assert.deepEqual(
+      steps.map((step) => [step.action, step.target.role, step.target.name]),
+      [
+        [{ kind: 'drag', button: 'left', to: { x: 300, y: 172 } }, 'TreeItem', 'docs'],
+        [{ kind: 'scroll', deltaX: 0, deltaY: 3 }, 'ListItem', 'First result'],
+        [{ kind: 'type', parts: [{ kind: 'chord', keys: ['End'] }] }, 'Edit', 'Search'],
+        [{ kind: 'focus' }, 'Button', 'OK'],
+        [{ kind: 'select' }, 'ListItem', 'Second result'],
+        [{ kind: 'type', parts: [{ kind: 'chord', keys: ['Tab'] }] }, 'Button', 'OK'],
+      ],
+    );
+    const cli = renderRecording('cli', steps);
+    assert.match(cli, /pointer drag .*docs.* --to=300,172\n/);
+    assert.match(cli, /pointer scroll .* --delta=0,3\n/);
+    assert.match(cli, /retry "\$PLATYNUI" select .*Second result/);
+  });
+
   it('is refused clearly where the platform cannot copy input', async () => {
     const bare = await Runtime.create({ providers: ['mock'], platform: 'none' });
     const bareXPath = new XPathService(bare);

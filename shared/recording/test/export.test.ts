@@ -23,6 +23,8 @@ const OK = "//Button[@Name='OK']";
 const USER = "//Edit[@Name='User']";
 const PASS = "//PasswordText[@Name='Password']";
 const QUOTED = `//Label[@Name="it's"]`;
+const RED = "//ListItem[@Name='Red']";
+const COLOURS = "//List[@Name='Colours']";
 
 const STEPS: RecordedStep[] = [
   { id: 1, action: { kind: 'click', button: 'left', count: 1 }, target: target('Button', 'OK', OK) },
@@ -53,6 +55,10 @@ const STEPS: RecordedStep[] = [
   },
   { id: 6, action: { kind: 'assert', attribute: 'Name', expected: "it's" }, target: target('Label', "it's", QUOTED) },
   { id: 7, action: { kind: 'focus' }, target: target('Edit', 'Lost', undefined) },
+  { id: 8, action: { kind: 'select' }, target: target('ListItem', 'Red', RED) },
+  { id: 9, action: { kind: 'scroll', deltaX: -1, deltaY: 3 }, target: target('List', 'Colours', COLOURS) },
+  { id: 10, action: { kind: 'drag', button: 'left', to: { x: 300, y: 400 } }, target: target('ListItem', 'Red', RED) },
+  { id: 11, action: { kind: 'focus' }, target: target('Edit', 'User', USER) },
 ];
 
 test('typed parts become one PlatynUI keyboard sequence; steps describe themselves; secrets are listed once', () => {
@@ -75,6 +81,10 @@ test('typed parts become one PlatynUI keyboard sequence; steps describe themselv
     'type into PasswordText "Password"',
     `assert Label "it's" Name = "it's"`,
     'focus Edit "Lost"',
+    'select ListItem "Red"',
+    'scroll List "Colours" by -1,3',
+    'drag ListItem "Red" to 300,400',
+    'focus Edit "User"',
   ]);
   assert.deepEqual(secretVariables([...STEPS, STEPS[4]!]), ['PASSWORD_1']);
   assert.equal(parseRecordingFormat('cli'), 'cli');
@@ -95,6 +105,19 @@ test('Robot Framework: BareMetal keywords per step, the secret from the environm
   assert.match(body, /\n {4}Keyboard Type {4}\/\/PasswordText\[@Name='Password'\] {4}\$\{PASSWORD_1\}<Tab>\n/);
   assert.match(body, /\n {4}\$\{value\}= {4}Get Attribute {4}\/\/Label\[@Name="it's"\] {4}Name\n/);
   assert.match(body, /\n {4}# 7\. focus Edit "Lost"\n {4}# left out: no locator/);
+  assert.match(
+    body,
+    /\n {4}# BareMetal has no selection keyword: .*\n {4}Pointer Click {4}\/\/ListItem\[@Name='Red'\]\n/,
+  );
+  assert.match(
+    body,
+    /\n {4}# BareMetal has no wheel keyword: scroll wheel steps 1 left and 3 down here by hand\n {4}Pointer Move To {4}\/\/List\[@Name='Colours'\]\n/,
+  );
+  assert.match(
+    body,
+    /\n {4}Pointer Press {4}\/\/ListItem\[@Name='Red'\]\n {4}Pointer Release {4}x=\$\{300\} {4}y=\$\{400\}\n/,
+  );
+  assert.match(body, /\n {4}Focus {4}\/\/Edit\[@Name='User'\]\n/);
 });
 
 // platynui_native as far as the recording uses it (signatures of its public stub), recording every call.
@@ -137,6 +160,14 @@ class Runtime:
         CALLS.append(["multi_click", point.x, point.y, clicks, button.name])
     def keyboard_type(self, sequence, overrides=None):
         CALLS.append(["type", sequence])
+    def pointer_move_to(self, point, overrides=None):
+        CALLS.append(["move_to", point.x, point.y])
+    def pointer_scroll(self, delta, overrides=None):
+        CALLS.append(["scroll", *delta])
+    def pointer_press(self, point=None, button=None, overrides=None):
+        CALLS.append(["press", point.x, point.y, button.name])
+    def pointer_release(self, point=None, button=None, overrides=None):
+        CALLS.append(["release", point.x, point.y, button.name])
 @atexit.register
 def _dump():
     with open(os.environ["STUB_LOG"], "w") as out:
@@ -154,6 +185,8 @@ test('Python: runs against platynui_native, typing the secret from the environme
       [USER]: { Name: 'User', bounds: [0, 0, 10, 10] },
       [PASS]: { Name: 'Password', bounds: [0, 0, 10, 10] },
       [QUOTED]: { Name: "it's", bounds: [0, 0, 10, 10] },
+      [RED]: { Name: 'Red', bounds: [0, 100, 20, 10] },
+      [COLOURS]: { Name: 'Colours', bounds: [0, 100, 20, 100] },
     };
     const log = path.join(dir, 'calls.json');
     const result = spawnSync('python3', [path.join(dir, 'flow.py')], {
@@ -175,6 +208,12 @@ test('Python: runs against platynui_native, typing the secret from the environme
       ['type', "a\\<b\\> 'c' \\\\ $HOME<Ctrl+a><Enter>"],
       ['focus', 'Password'],
       ['type', 'p\\<w\\>d<Tab>'],
+      ['click', 10, 105, 'LEFT'],
+      ['move_to', 10, 150],
+      ['scroll', 120, -360],
+      ['press', 10, 105, 'LEFT'],
+      ['release', 300, 400, 'LEFT'],
+      ['focus', 'User'],
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -215,6 +254,10 @@ test('the shell script calls this CLI with each word intact, and the secret only
       ['keyboard', 'type', "a\\<b\\> 'c' \\\\ $HOME<Ctrl+a><Enter>"],
       ['focus', PASS],
       ['keyboard', 'type', "p\\<w\\>'d\\\\<Tab>"],
+      ['select', RED],
+      ['pointer', 'scroll', COLOURS, '--delta=-1,3'],
+      ['pointer', 'drag', RED, '--to=300,400'],
+      ['focus', USER],
     ]);
     assert.equal(shellWord("it's"), `'it'\\''s'`);
   } finally {
@@ -237,6 +280,13 @@ test('dogtail: every output compiles; keys become rawinput calls, the secret com
     /rawinput\.typeText\("a<b> 'c' \\\\ \$HOME"\)\n {4}rawinput\.keyCombo\("<Control>a"\)\n {4}rawinput\.pressKey\("Return"\)/,
   );
   assert.match(dogtail, /rawinput\.typeText\(os\.environ\["PASSWORD_1"\]\)\n {4}rawinput\.pressKey\("Tab"\)/);
+  assert.match(dogtail, /name="Red".*\n {4}node\.select\(\)\n/);
+  assert.match(
+    dogtail,
+    /\n {4}for _ in range\(1\):\n {8}rawinput\.click\(x, y, 6\)\n {4}for _ in range\(3\):\n {8}rawinput\.click\(x, y, 5\)\n/,
+  );
+  assert.match(dogtail, /\n {4}rawinput\.drag\(\(x, y\), \(300, 400\), 1\)\n/);
+  assert.match(dogtail, /name="User".*\n {4}node\.grabFocus\(\)\n {4}return 0/);
   const dir = mkdtempSync(path.join(tmpdir(), 'recording-compile-'));
   try {
     for (const format of RECORDING_FORMATS.filter((f) => f === 'python' || f === 'dogtail')) {
