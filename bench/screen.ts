@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { WebSocket } from 'ws';
-import { InspectorClient, webSocketTransport } from '../shared/api/client.js';
+import type { InspectorClient } from '../shared/api/client.js';
+import { connectClient } from '../e2e/support/inspector.js';
 import type { Rect } from '../shared/model/values.js';
 import { goal, printLoad } from './_cli.js';
 import { percentile, print } from './_stats.js';
@@ -71,16 +71,6 @@ function waitForAddress(child: ChildProcess): Promise<string> {
     child.stderr!.on('data', take);
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
-}
-
-async function connect(url: string): Promise<InspectorClient> {
-  const { port, hash } = new URL(url);
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws?token=${hash.replace('#token=', '')}`);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  return new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: 60_000 });
 }
 
 async function find(client: InspectorClient, xpath: string): Promise<{ name: string; bounds: Rect }> {
@@ -156,7 +146,7 @@ const browser = await chromium.launch({
 });
 try {
   const url = await waitForAddress(host);
-  const client = await connect(url);
+  const client = await connectClient(url);
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(url);
   await page.getByRole('treeitem', { name: 'app:Application "gtk3-demo"', exact: true }).waitFor({ timeout: 60_000 });

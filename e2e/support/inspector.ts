@@ -10,6 +10,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { _electron, chromium, type Browser, type ElectronApplication, type Page } from 'playwright-core';
+import { WebSocket } from 'ws';
+import { InspectorClient, webSocketTransport } from '../../shared/api/client.js';
 import { chromiumExecutable } from './apps.js';
 import { projectRoot } from './paths.js';
 import { terminate } from './processes.js';
@@ -141,12 +143,14 @@ export async function openInspectorPage(
 export function startServe(
   env: NodeJS.ProcessEnv,
   args: string[],
+  /** The build whose `bin/platynui-inspector` runs (another checkout's, for a before/after comparison). */
+  buildRoot = projectRoot(),
 ): Promise<{ url: string; host: ChildProcess; log(): string }> {
   let output = '';
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [path.join(projectRoot(), 'bin/platynui-inspector'), 'serve', '--port', '0', '--no-open', ...args],
+      [path.join(buildRoot, 'bin/platynui-inspector'), 'serve', '--port', '0', '--no-open', ...args],
       { env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const timer = setTimeout(() => {
@@ -169,6 +173,17 @@ export function startServe(
       reject(new Error(`serve exited with ${code}: ${output}`));
     });
   });
+}
+
+/** A protocol client on the WebSocket of the host at `url` (the address serve prints, with its token). */
+export async function connectClient(url: string): Promise<InspectorClient> {
+  const { port, hash } = new URL(url);
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws?token=${hash.replace('#token=', '')}`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: 60_000 });
 }
 
 /** Ends the host process: SIGTERM, a grace period, SIGKILL. */

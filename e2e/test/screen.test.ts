@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { WebSocket } from 'ws';
-import { InspectorClient, webSocketTransport } from '../../shared/api/client.js';
+import type { InspectorClient } from '../../shared/api/client.js';
 import type { Rect } from '../../shared/model/values.js';
 import { DESKTOP_MARKER } from '../../main/desktop/virtual-desktop.js';
 import { chromiumArgs, chromiumExecutable } from '../support/apps.js';
-import { openInspectorPage, startServe } from '../support/inspector.js';
+import { connectClient, openInspectorPage, startServe } from '../support/inspector.js';
 import { projectRoot } from '../support/paths.js';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -35,16 +34,6 @@ function noDesktopEnv(): NodeJS.ProcessEnv {
 }
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-
-async function connect(url: string): Promise<InspectorClient> {
-  const { port, hash } = new URL(url);
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws?token=${hash.replace('#token=', '')}`);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  return new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: 60_000 });
-}
 
 /** The one node an XPath finds (waiting for the application to show it), with its Bounds. */
 async function find(client: InspectorClient, xpath: string): Promise<{ runtimeId: string; bounds: Rect }> {
@@ -98,7 +87,7 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
     chromium,
   ]);
   const { browser, page } = await openInspectorPage(url);
-  const client = await connect(url);
+  const client = await connectClient(url);
   try {
     await page
       .getByRole('tree')

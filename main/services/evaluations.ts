@@ -1,5 +1,6 @@
 import type { EvaluationItem, InspectorEvent, Params, Result } from '../../shared/api/schema.js';
 import { InspectorError } from '../../shared/model/errors.js';
+import type { XPathResults } from '../xpath/xpath-results.js';
 import type { XPathItem, XPathService } from '../xpath/xpath-service.js';
 import { KeptResults } from './kept-results.js';
 import type { TreeView } from './tree-view.js';
@@ -30,8 +31,8 @@ export function evaluationItem(view: TreeView, item: XPathItem): EvaluationItem 
   }
 }
 
-function page(view: TreeView, items: readonly XPathItem[], offset: number, limit: number): EvaluationItem[] {
-  return items.slice(offset, offset + limit).map((item) => evaluationItem(view, item));
+function page(view: TreeView, results: XPathResults, offset: number, limit: number): EvaluationItem[] {
+  return results.slice(offset, offset + limit).map((item) => evaluationItem(view, item));
 }
 
 /**
@@ -75,7 +76,7 @@ export class Evaluations {
       const limit = (timeoutMs ?? limits.evaluationTimeoutMs) - (performance.now() - requested);
       if (limit <= 0)
         throw new InspectorError('timeout', 'the evaluation did not finish in time (the tree was loading)');
-      const { items, stats } = await view.xpath.evaluate(xpath, {
+      const { results, stats } = await view.xpath.evaluateResults(xpath, {
         ...(context ? { context } : {}),
         timeoutMs: Math.ceil(limit),
         maxResults: Math.min(maxResults ?? limits.maxResults, limits.maxResults),
@@ -103,8 +104,8 @@ export class Evaluations {
         truncated: stats.truncated,
       };
       if (pageSize === undefined) return summary;
-      this.kept.keep(id, items);
-      return { ...summary, items: page(view, items, 0, pageSize) };
+      this.kept.keep(id, results);
+      return { ...summary, items: page(view, results, 0, pageSize) };
     } finally {
       this.running.delete(id);
     }
@@ -112,8 +113,8 @@ export class Evaluations {
 
   /** Results of a kept paged evaluation from `offset`. */
   async page({ id, offset, limit }: Params<'evaluation.page'>): Promise<Result<'evaluation.page'>> {
-    const items = this.kept.get(id);
-    return { id, offset, count: items.length, items: page(this.view, items, offset, limit) };
+    const results = this.kept.get(id);
+    return { id, offset, count: results.length, items: page(this.view, results, offset, limit) };
   }
 
   async cancel({ id }: Params<'cancel'>): Promise<Result<'cancel'>> {
@@ -123,7 +124,7 @@ export class Evaluations {
   }
 
   /** The kept results of a paged evaluation; none without an id. */
-  results(id: string | undefined): readonly XPathItem[] {
+  results(id: string | undefined): Iterable<XPathItem> {
     return id === undefined ? [] : this.kept.get(id);
   }
 

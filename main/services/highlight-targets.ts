@@ -18,7 +18,7 @@ export interface HighlightView extends TreeView {
 export async function highlightTargets(
   view: TreeView,
   { runtimeIds, rects }: Pick<Params<'highlight'>, 'runtimeIds' | 'rects'>,
-  results: readonly XPathItem[],
+  results: Iterable<XPathItem>,
 ): Promise<Rect[]> {
   const nodes: RuntimeNode[] = (runtimeIds ?? []).map((runtimeId) => view.node(runtimeId));
   for (const item of results) {
@@ -34,7 +34,7 @@ export async function showHighlight(
   view: HighlightView,
   owner: object,
   params: Params<'highlight'>,
-  results: readonly XPathItem[],
+  results: Iterable<XPathItem>,
 ): Promise<Result<'highlight'>> {
   const rects = await highlightTargets(view, params, results);
   return { rects, shown: await view.highlight(owner, rects, params.durationMs) };

@@ -61,10 +61,19 @@ export type BridgeResponse = { seq: number } &
     | { ok: false; error: InspectorErrorData }
   );
 
-export type WorkerItem =
-  | { kind: 'node'; h: number }
+/** A result that is not a node: an attribute (of the node with handle `h`) or a value. */
+export type WorkerOtherItem =
   | { kind: 'attribute'; h: number; ns: Namespace; name: string; text: string }
   | { kind: 'value'; value: string | number | boolean; integer?: boolean };
+
+/**
+ * An evaluation's results in order, one entry of `items` each: a node's handle (>= 0), or `-1 - i` for `others[i]`.
+ * Nodes, most results by far, travel as one typed array (one copy for the whole answer, no object per node).
+ */
+export interface WorkerResults {
+  items: Int32Array;
+  others: WorkerOtherItem[];
+}
 
 export interface EvaluateRequest {
   type: 'evaluate';
@@ -94,20 +103,18 @@ export interface NodeChange {
 
 export type WorkerMessage =
   | { type: 'ready' }
-  | { type: 'items'; id: number; items: WorkerItem[] }
-  /** A batch of node items: their handles. */
-  | { type: 'nodes'; id: number; handles: Int32Array }
   /** indexed: the worker's mirror had its index by name (the whole tree, indexed after an earlier query). */
   /** bridgeNodes: node records the worker received for this query (with a new root, or through the bridge). */
   | {
       type: 'done';
       id: number;
+      results: WorkerResults;
       engine: string;
       evalMs: number;
       bridgeCalls: number;
       bridgeNodes: number;
       indexed: boolean;
-      /** There were more than `maxResults` results; the first `maxResults` were sent. */
+      /** There were more than `maxResults` results; the first `maxResults` are in `results`. */
       truncated?: boolean;
     }
   | { type: 'error'; id: number; error: InspectorErrorData };

@@ -1,11 +1,19 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AttributeEntry } from '../../shared/model/attributes.js';
-import { InspectorError } from '../../shared/model/errors.js';
+import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
 import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime, NodeInvalidation } from '../runtime/runtime.js';
 import { BridgeHost } from './bridge-host.js';
-import { CANCEL, type EvaluateRequest, type NodeChange, type WorkerItem, type WorkerMessage } from './protocol.js';
+import {
+  CANCEL,
+  type EvaluateRequest,
+  type NodeChange,
+  type WorkerMessage,
+  type WorkerOtherItem,
+  type WorkerResults,
+} from './protocol.js';
+import { XPathResults } from './xpath-results.js';
 import type { XPathItem, EvaluationStats } from './xpath-service.js';
 
 /** How long a cancelled worker may take to stop before it is terminated. */
@@ -69,16 +77,25 @@ export function spawnXPathWorker(workerMemoryMb?: number): SpawnedXPathWorker {
   return spawned;
 }
 
+interface Outcome {
+  results: XPathResults;
+  engine: string;
+  indexed: boolean;
+  bridgeNodes: number;
+  truncated: boolean;
+}
+
 interface Pending {
   id: number;
-  items: XPathItem[];
-  conversions: Array<Promise<void>>;
-  resolve: (value: { engine: string; indexed: boolean; bridgeNodes: number; truncated: boolean }) => void;
+  resolve: (value: Outcome) => void;
   reject: (error: InspectorError) => void;
-  job: LaneJob;
   /** Why the caller stopped the evaluation (cancel or timeout); reported instead of the worker's own words. */
   stopReason?: InspectorError;
 }
+
+/** Results handed to `onItems` as they are read: a small first batch, then growing ones (few, for 100,000 items). */
+const FIRST_BATCH = 256;
+const MAX_BATCH = 16_384;
 
 /**
  * One XPath worker with its mirror of the tree (see protocol.ts for the design), evaluating one query at a time.
@@ -206,8 +223,8 @@ export class WorkerLane {
     pending?.reject(pending.stopReason ?? error);
   }
 
-  /** Nodes and values convert at once; attributes need their typed value from the runtime (a promise). */
-  private convert(item: WorkerItem, bridge: BridgeHost): XPathItem | Promise<XPathItem | undefined> | undefined {
+  /** An attribute or value the worker sent as a result; an attribute takes its typed value from the runtime. */
+  private async convert(item: WorkerOtherItem, bridge: BridgeHost): Promise<XPathItem> {
     if (item.kind === 'value') {
       const value =
         typeof item.value === 'number'
@@ -219,40 +236,23 @@ export class WorkerLane {
             : uiString(item.value);
       return { type: 'value', value };
     }
-    const node = bridge.nodeOf(item.h);
-    if (!node) return undefined;
-    if (item.kind === 'node') return { type: 'node', node };
-    return node
-      .attributesNamed(item.name)
-      .then((entries) => entries.find((entry) => entry.namespace === item.ns))
-      .then((entry: AttributeEntry | undefined) => ({
-        type: 'attribute' as const,
-        owner: node,
-        namespace: item.ns,
-        name: item.name,
-        value: entry?.value ?? parseValueText(item.text),
-      }));
+    const owner = bridge.nodeOf(item.h);
+    if (!owner) throw new InspectorError('internal', `the XPath worker answered an unknown node handle ${item.h}`);
+    const entries: readonly AttributeEntry[] = await owner.attributesNamed(item.name);
+    const entry = entries.find((candidate) => candidate.namespace === item.ns);
+    return {
+      type: 'attribute',
+      owner,
+      namespace: item.ns,
+      name: item.name,
+      value: entry?.value ?? parseValueText(item.text),
+    };
   }
 
-  /** Converts a batch and hands it on after the batches before it (in the order the worker sent them). */
-  private deliver(pending: Pending, items: readonly WorkerItem[], bridge: BridgeHost): void {
-    const converted: (XPathItem | undefined)[] = [];
-    const waits: Promise<void>[] = [];
-    for (const item of items) {
-      const c = this.convert(item, bridge);
-      if (c instanceof Promise) {
-        const at = converted.length;
-        converted.push(undefined);
-        waits.push(c.then((value) => void (converted[at] = value)));
-      } else converted.push(c);
-    }
-    const hand = () => {
-      const out = converted.filter((item): item is XPathItem => item !== undefined);
-      for (const item of out) pending.items.push(item);
-      pending.job.onItems?.(out);
-    };
-    const previous = pending.conversions[pending.conversions.length - 1] ?? Promise.resolve();
-    pending.conversions.push(waits.length ? Promise.all([previous, ...waits]).then(hand) : previous.then(hand));
+  /** The worker's results, the attributes among them with their typed values. */
+  private async results({ items, others }: WorkerResults, bridge: BridgeHost): Promise<XPathResults> {
+    const converted = await Promise.all(others.map((item) => this.convert(item, bridge)));
+    return new XPathResults(items, converted, (handle) => bridge.nodeOf(handle));
   }
 
   private onMessage(message: WorkerMessage): void {
@@ -263,23 +263,15 @@ export class WorkerLane {
     }
     const pending = this.pending;
     if (!pending || message.id !== pending.id || !this.bridge) return;
-    const bridge = this.bridge;
-    if (message.type === 'items') {
-      this.deliver(pending, message.items, bridge);
-    } else if (message.type === 'nodes') {
-      const items: WorkerItem[] = [];
-      for (const h of message.handles) items.push({ kind: 'node', h });
-      this.deliver(pending, items, bridge);
-    } else if (message.type === 'done') {
-      this.pending = undefined;
-      pending.resolve({
-        engine: message.engine,
-        indexed: message.indexed,
-        bridgeNodes: message.bridgeNodes,
-        truncated: message.truncated === true,
-      });
+    this.pending = undefined;
+    if (message.type === 'done') {
+      const { engine, indexed, bridgeNodes } = message;
+      const truncated = message.truncated === true;
+      this.results(message.results, this.bridge).then(
+        (results) => pending.resolve({ results, engine, indexed, bridgeNodes, truncated }),
+        (error: unknown) => pending.reject(toInspectorError(error)),
+      );
     } else {
-      this.pending = undefined;
       const error = InspectorError.fromData(message.error);
       pending.reject(error.code === 'cancelled' && pending.stopReason ? pending.stopReason : error);
     }
@@ -290,7 +282,7 @@ export class WorkerLane {
     this.stopCurrent?.(reason);
   }
 
-  async run(job: LaneJob): Promise<{ items: XPathItem[]; stats: EvaluationStats }> {
+  async run(job: LaneJob): Promise<{ results: XPathResults; stats: EvaluationStats }> {
     let stopRequested: InspectorError | undefined;
     this.stopCurrent = (reason) => (stopRequested ??= reason);
     let graceTimer: NodeJS.Timeout | undefined;
@@ -336,20 +328,11 @@ export class WorkerLane {
           : {}),
       };
       this.workerGeneration = generation;
-      const pending: Pending = {
-        id,
-        items: [],
-        conversions: [],
-        job,
-        resolve: () => undefined,
-        reject: () => undefined,
-      };
-      const outcome = new Promise<{ engine: string; indexed: boolean; bridgeNodes: number; truncated: boolean }>(
-        (resolve, reject) => {
-          pending.resolve = resolve;
-          pending.reject = reject;
-        },
-      );
+      const pending: Pending = { id, resolve: () => undefined, reject: () => undefined };
+      const outcome = new Promise<Outcome>((resolve, reject) => {
+        pending.resolve = resolve;
+        pending.reject = reject;
+      });
       this.stopCurrent = (reason: InspectorError) => {
         if (pending.stopReason) return;
         pending.stopReason = reason;
@@ -365,14 +348,14 @@ export class WorkerLane {
       worker.ref();
       try {
         worker.postMessage(request);
-        const { engine, indexed, bridgeNodes, truncated } = await outcome;
-        await Promise.all(pending.conversions);
+        const { results, engine, indexed, bridgeNodes, truncated } = await outcome;
+        if (job.onItems) handInBatches(results, job.onItems);
         return {
-          items: pending.items,
+          results,
           stats: {
             evalMs: performance.now() - started,
             nodesFetched: this.runtime.nodesFetched - fetchedBefore,
-            results: pending.items.length,
+            results: results.length,
             engine,
             indexed,
             bridgeNodes,
@@ -406,4 +389,11 @@ export class WorkerLane {
     this.prestarted = undefined;
     await Promise.all([worker?.terminate(), unused?.terminate()]);
   }
+}
+
+/** Hands the results to `onItems` in batches, in order. */
+function handInBatches(results: XPathResults, onItems: (items: XPathItem[]) => void): void {
+  let size = FIRST_BATCH;
+  for (let start = 0; start < results.length; start += size, size = Math.min(size * 2, MAX_BATCH))
+    onItems(results.slice(start, start + size));
 }

@@ -4,6 +4,7 @@ import type { UiValue } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { WorkerLane, type SpawnedXPathWorker } from './worker-lane.js';
+import type { XPathResults } from './xpath-results.js';
 
 export type XPathItem =
   | { type: 'node'; node: RuntimeNode }
@@ -56,7 +57,7 @@ export interface XPathServiceOptions {
   prestarted?: SpawnedXPathWorker;
 }
 
-type Outcome = { items: XPathItem[]; stats: EvaluationStats };
+type Outcome = { results: XPathResults; stats: EvaluationStats };
 
 interface Job {
   xpath: string;
@@ -115,7 +116,17 @@ export class XPathService {
     await Promise.all(this.lanes.map((lane) => lane.warmUp()));
   }
 
-  evaluate(xpath: string, options: EvaluateOptions = {}): Promise<Outcome> {
+  /** Evaluates `xpath` with every result made an item (see evaluateResults for results read in part). */
+  async evaluate(
+    xpath: string,
+    options: EvaluateOptions = {},
+  ): Promise<{ items: XPathItem[]; stats: EvaluationStats }> {
+    const { results, stats } = await this.evaluateResults(xpath, options);
+    return { items: results.slice(), stats };
+  }
+
+  /** Evaluates `xpath`; its results are made items only as they are read (XPathResults). */
+  evaluateResults(xpath: string, options: EvaluateOptions = {}): Promise<Outcome> {
     if (this.closed) return Promise.reject(new InspectorError('cancelled', 'the XPath service was closed'));
     if (options.signal?.aborted) {
       return Promise.reject(new InspectorError('cancelled', 'the evaluation was cancelled before it started'));

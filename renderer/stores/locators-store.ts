@@ -1,6 +1,7 @@
 /**
  * The Export panel's locators: ranked, verified locators of one node (`locate`) and, for the best one, the code a
- * test author pastes (`export` in robot, python and dogtail). A late answer for another node is dropped.
+ * test author pastes (`export` in robot, python and dogtail), which follows the locators. A late answer for another
+ * node is dropped.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
@@ -38,22 +39,22 @@ export function createLocatorsStore(client: InspectorClient): LocatorsStore {
       set({ ...empty, runtimeId, busy: true });
       try {
         const { locators } = await client.locate(runtimeId);
-        const code: Partial<Record<CodeFormat, string>> = {};
-        if (locators.length > 0) {
-          await Promise.all(
-            CODE_FORMATS.map(async (format) => {
-              const exported = await client.exportCode(runtimeId, format).catch(() => undefined);
-              if (exported) code[format] = exported.code;
-            }),
-          );
-        }
         if (mine !== ticket) return;
+        // The locators show as soon as they are known; the code for the best one follows.
         set({
           locators,
-          code,
           busy: false,
           error: locators.length === 0 ? 'No locator identifies this node' : undefined,
         });
+        if (locators.length === 0) return;
+        const code: Partial<Record<CodeFormat, string>> = {};
+        await Promise.all(
+          CODE_FORMATS.map(async (format) => {
+            const exported = await client.exportCode(runtimeId, format).catch(() => undefined);
+            if (exported) code[format] = exported.code;
+          }),
+        );
+        if (mine === ticket) set({ code });
       } catch (error) {
         if (mine !== ticket) return;
         set({ busy: false, error: errorOf(error).message });

@@ -83,8 +83,16 @@ test('the patterns panel runs an action and shows a stale refusal in place', asy
   assert.equal(host.provider.log.filter((line) => line.startsWith('toggle')).length, 1, 'the refused toggle never ran');
 });
 
-test('Find locators lists verified locators of the selected node with their code', async (t) => {
+test('Find locators lists verified locators of the selected node at once, then their code', async (t) => {
   const { inspector } = await inspect(t, 'mock:checkbox-autosave');
+  const client = inspector.stores.client;
+  const exportCode = client.exportCode.bind(client);
+  let releaseCode: () => void = () => undefined;
+  const codeHeld = new Promise<void>((resolve) => (releaseCode = resolve));
+  client.exportCode = async (...args) => {
+    await codeHeld;
+    return exportCode(...args);
+  };
   const screen = show(inspector, <ExportPanel />);
   const panel = screen.getByRole('region', { name: 'Export' });
   await act(async () => {
@@ -93,6 +101,11 @@ test('Find locators lists verified locators of the selected node with their code
   });
   const first = within(panel).getAllByRole('listitem')[0]!;
   assert.match(first.querySelector('code')?.textContent ?? '', /auto-save|Auto save/);
+  assert.equal(within(panel).queryByRole('group', { name: 'Code preview' }), null, 'the code is still coming');
+  await act(async () => {
+    releaseCode();
+    await waitFor(() => assert.ok(within(panel).getByRole('group', { name: 'Code preview' })), { timeout: 5000 });
+  });
   const preview = within(panel).getByRole('group', { name: 'Code preview' });
   const snippet = within(preview).getByLabelText('robot snippet').textContent ?? '';
   assert.match(snippet, /^\$\{LOCATOR_1\}\s+\/\/CheckBox/);

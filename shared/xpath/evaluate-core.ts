@@ -38,50 +38,69 @@ export function toXPathError(error: unknown, xpath: string): InspectorError {
   return new InspectorError(code, message, { position });
 }
 
-function fromFontoxpath<N>(value: unknown, items: XPathItem<N>[], root: N): void {
+/**
+ * Receives an evaluation's items one call each, in order, so that a caller keeps them in its own form (the XPath
+ * worker: node handles in a typed array) rather than as one object per item.
+ */
+export interface ItemSink<N> {
+  node(node: N): void;
+  attribute(owner: N, namespaceUri: string | null, localName: string, value: string): void;
+  /** `integer`: for a number, whether it is one (xs:integer or xs:double). */
+  value(value: XPathValue, integer?: boolean): void;
+  /** Forgets the items received so far: the fast path gave up midway and fontoxpath answers instead. */
+  reset(): void;
+}
+
+/** An ItemSink keeping the items as XPathItems. */
+class ItemArray<N> implements ItemSink<N> {
+  items: XPathItem<N>[] = [];
+  node(node: N): void {
+    this.items.push({ kind: 'node', node });
+  }
+  attribute(owner: N, namespaceUri: string | null, localName: string, value: string): void {
+    this.items.push({ kind: 'attribute', owner, namespaceUri, localName, value });
+  }
+  value(value: XPathValue, integer?: boolean): void {
+    this.items.push(integer === undefined ? { kind: 'value', value } : { kind: 'value', value, integer });
+  }
+  reset(): void {
+    this.items = [];
+  }
+}
+
+function fromFontoxpath<N>(value: unknown, sink: ItemSink<N>, root: N): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value)) {
-    for (const entry of value) fromFontoxpath(entry, items, root);
+    for (const entry of value) fromFontoxpath(entry, sink, root);
     return;
   }
   if (typeof value === 'object') {
     const candidate = value as { nodeType?: number; owner?: unknown };
     if (candidate.nodeType === 2 && 'owner' in candidate) {
       const attribute = value as FacadeAttribute<N>;
-      items.push({
-        kind: 'attribute',
-        owner: attribute.owner,
-        namespaceUri: attribute.namespaceURI,
-        localName: attribute.localName,
-        value: attribute.value,
-      });
+      sink.attribute(attribute.owner, attribute.namespaceURI, attribute.localName, attribute.value);
       return;
     }
     if (candidate.nodeType === 1 || candidate.nodeType === 9) {
-      items.push({ kind: 'node', node: (value as FacadeElement<N>).source ?? root });
+      sink.node((value as FacadeElement<N>).source ?? root);
       return;
     }
-    items.push({ kind: 'value', value: JSON.stringify(value) });
+    sink.value(JSON.stringify(value));
     return;
   }
-  if (typeof value === 'number') {
-    items.push({ kind: 'value', value, integer: Number.isInteger(value) });
-    return;
-  }
-  if (typeof value === 'string' || typeof value === 'boolean') {
-    items.push({ kind: 'value', value });
-    return;
-  }
-  items.push({ kind: 'value', value: String(value) });
+  if (typeof value === 'number') sink.value(value, Number.isInteger(value));
+  else if (typeof value === 'string' || typeof value === 'boolean') sink.value(value);
+  else sink.value(String(value));
 }
 
-/** The fast path's items as XPathItems, made directly (one object per item). */
-const XPATH_ITEMS: FastItemMaker<unknown, XPathItem<unknown>> = {
-  node: (node) => ({ kind: 'node', node }),
-  attribute: (owner, namespaceUri, localName, value) => ({ kind: 'attribute', owner, namespaceUri, localName, value }),
-  value: (value) =>
-    typeof value === 'number' ? { kind: 'value', value, integer: Number.isInteger(value) } : { kind: 'value', value },
-};
+/** The fast path's items handed to a sink as they come (no object per item). */
+function fastItemsInto<N>(sink: ItemSink<N>): FastItemMaker<N, void> {
+  return {
+    node: (node) => sink.node(node),
+    attribute: (owner, namespaceUri, localName, value) => sink.attribute(owner, namespaceUri, localName, value),
+    value: (value) => (typeof value === 'number' ? sink.value(value, Number.isInteger(value)) : sink.value(value)),
+  };
+}
 
 /** What the one-tree check needs: the names of the windows applications list, whether the context is one. */
 function oneTreeShape<N>(tree: XdmTree<N>, context: N): OneTreeShape {
@@ -101,21 +120,32 @@ export interface EvaluationOutcome<N> {
   engine: XPathEngine;
 }
 
-/**
- * Evaluates XPath 3.1 over a tree: the compiled fast path when the query is in its subset, fontoxpath (asked for
- * through `loadFontoxpath` only then) otherwise. Both give the same answer (a differential test holds them to it):
- * fontoxpath sees the tree without its alias edges (dom-facade.ts), and a query it would answer differently there is
- * refused with an error naming the step (one-tree.ts). Errors carry the position in the query.
- */
+/** evaluateIntoSink with the items kept as XPathItems. */
 export function evaluateOverTreeWith<N>(
   loadFontoxpath: () => Fontoxpath,
   tree: XdmTree<N>,
   xpath: string,
   context: N,
-  onItem?: (item: XPathItem<N>) => void,
-  /** Called with the chosen engine before it runs (a caller that stops the evaluation early still learns it). */
-  prepare?: (engine: XPathEngine) => void,
 ): EvaluationOutcome<N> {
+  const sink = new ItemArray<N>();
+  const engine = evaluateIntoSink(loadFontoxpath, tree, xpath, context, sink);
+  return { items: sink.items, engine };
+}
+
+/**
+ * Evaluates XPath 3.1 over a tree into `sink`: the compiled fast path when the query is in its subset, fontoxpath
+ * (asked for through `loadFontoxpath` only then) otherwise. Both give the same answer (a differential test holds
+ * them to it): fontoxpath sees the tree without its alias edges (dom-facade.ts), and a query it would answer
+ * differently there is refused with an error naming the step (one-tree.ts). Errors carry the position in the query.
+ * Returns the engine that answered.
+ */
+export function evaluateIntoSink<N>(
+  loadFontoxpath: () => Fontoxpath,
+  tree: XdmTree<N>,
+  xpath: string,
+  context: N,
+  sink: ItemSink<N>,
+): XPathEngine {
   if (xpath.trim() === '')
     throw new InspectorError('xpath-syntax', 'The XPath expression is empty', { position: positionAt(xpath, 0) });
   checkXPathNesting(xpath);
@@ -126,27 +156,23 @@ export function evaluateOverTreeWith<N>(
     throw isStackOverflow(error) ? tooComplex(xpath) : error;
   }
   if (fast) {
-    prepare?.('fast');
     try {
-      const items: XPathItem<N>[] = [];
-      for (const item of fast.evaluateAs(tree, context, XPATH_ITEMS as FastItemMaker<N, XPathItem<N>>))
-        items.push(item);
-      if (onItem) for (const item of items) onItem(item);
-      return { items, engine: 'fast' };
+      const items = fast.evaluateAs(tree, context, fastItemsInto(sink))[Symbol.iterator]();
+      while (!items.next().done);
+      return 'fast';
     } catch (error) {
       // The fast path stops where XPath might raise a dynamic error; fontoxpath then gives the exact answer or error.
       if (!(error instanceof FastPathFallback)) throw error;
+      sink.reset();
     }
   }
-  prepare?.('fontoxpath');
-  const items = evaluateWithFontoxpath(loadFontoxpath(), tree, xpath, context);
-  if (onItem) for (const item of items) onItem(item);
-  return { items, engine: 'fontoxpath' };
+  fontoxpathIntoSink(loadFontoxpath(), tree, xpath, context, sink);
+  return 'fontoxpath';
 }
 
 /**
  * fontoxpath's answer over the tree without its alias edges, or the one-tree error (one-tree.ts) where that answer
- * could differ from the tree's: what evaluateOverTreeWith answers when the fast path declines (and the reference of
+ * could differ from the tree's: what evaluateIntoSink answers when the fast path declines (and the reference of
  * the differential test).
  */
 export function evaluateWithFontoxpath<N>(
@@ -155,6 +181,18 @@ export function evaluateWithFontoxpath<N>(
   xpath: string,
   context: N,
 ): XPathItem<N>[] {
+  const sink = new ItemArray<N>();
+  fontoxpathIntoSink(fontoxpath, tree, xpath, context, sink);
+  return sink.items;
+}
+
+function fontoxpathIntoSink<N>(
+  fontoxpath: Fontoxpath,
+  tree: XdmTree<N>,
+  xpath: string,
+  context: N,
+  sink: ItemSink<N>,
+): void {
   const { evaluateXPath } = fontoxpath;
   checkOneTree(fontoxpath, xpath, oneTreeShape(tree, context));
   const facade = new XdmDomFacade(tree);
@@ -176,7 +214,5 @@ export function evaluateWithFontoxpath<N>(
   } catch (error) {
     throw isStackOverflow(error) ? tooComplex(xpath) : toXPathError(error, xpath);
   }
-  const items: XPathItem<N>[] = [];
-  fromFontoxpath(raw, items, tree.root);
-  return items;
+  fromFontoxpath(raw, sink, tree.root);
 }

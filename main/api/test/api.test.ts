@@ -168,6 +168,20 @@ test('evaluate streams items, then the summary; syntax errors carry the position
   assert.ok(bad.position && bad.position.offset > 0, JSON.stringify(bad.toData()));
 });
 
+test('a paged evaluation answers its first page; the next pages are the items an unpaged one streams', async () => {
+  const query = "(//Button[@Name='OK'], //Window[@Name='Sign in']/@Bounds, count(//Window))";
+  const streamed: EvaluationItem[] = [];
+  await client.evaluate(query, { onItems: (items) => streamed.push(...items) }).done;
+  const first = await client.evaluate(query, { pageSize: 2 }).done;
+  assert.equal(first.count, 5);
+  assert.deepEqual(first.items, streamed.slice(0, 2));
+  const second = await client.evaluationPage(first.id, 2, 2);
+  assert.deepEqual([second.offset, second.count], [2, 5]);
+  assert.deepEqual(second.items, streamed.slice(2, 4), 'a node, then the attribute with its typed value');
+  assert.deepEqual((await client.evaluationPage(first.id, 4, 10)).items, streamed.slice(4));
+  assert.deepEqual((await client.evaluationPage(first.id, 9, 10)).items, []);
+});
+
 test('cancel stops a running evaluation; a new one supersedes the previous', async () => {
   const slow = 'count(for $i in 1 to 100000000 return $i)';
   const first = client.evaluate(slow);

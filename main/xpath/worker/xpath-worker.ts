@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
-import { namespaceFromUri } from '../../../shared/model/namespaces.js';
-import { evaluateOverTreeWith, type Fontoxpath, type XPathItem } from '../../../shared/xpath/evaluate-core.js';
-import type { EvaluateRequest, WorkerItem, WorkerMessage } from '../protocol.js';
-import { MirrorTree, type MirrorNode } from './mirror-tree.js';
+import { evaluateIntoSink, type Fontoxpath } from '../../../shared/xpath/evaluate-core.js';
+import type { EvaluateRequest, WorkerMessage } from '../protocol.js';
+import { MirrorTree } from './mirror-tree.js';
+import { ResultWriter } from './result-writer.js';
 
 interface WorkerData {
   port: MessagePort;
@@ -26,42 +26,9 @@ function loadFontoxpath(): Fontoxpath {
   return fontoxpath;
 }
 
-function post(message: WorkerMessage): void {
-  parentPort!.postMessage(message);
+function post(message: WorkerMessage, transfer: ArrayBuffer[] = []): void {
+  parentPort!.postMessage(message, transfer);
 }
-
-function toWorkerItem(item: XPathItem<MirrorNode>): WorkerItem {
-  switch (item.kind) {
-    case 'node':
-      return { kind: 'node', h: item.node.h };
-    case 'attribute': {
-      const ns = namespaceFromUri(item.namespaceUri) ?? 'control';
-      return { kind: 'attribute', h: item.owner.h, ns, name: item.localName, text: item.value };
-    }
-    case 'value':
-      return item.integer === undefined
-        ? { kind: 'value', value: item.value }
-        : { kind: 'value', value: item.value, integer: item.integer };
-  }
-}
-
-/** The first results go out in a small batch; then batches grow, so 100,000 results are few messages. */
-const BATCH = 256;
-const MAX_BATCH = 16_384;
-
-/** A batch of nodes only travels as their handles in one typed array (copied in one go, not item by item). */
-function postBatch(id: number, batch: WorkerItem[]): void {
-  if (!batch.every((item) => item.kind === 'node')) {
-    post({ type: 'items', id, items: batch });
-    return;
-  }
-  const handles = new Int32Array(batch.length);
-  for (let i = 0; i < batch.length; i++) handles[i] = (batch[i] as { h: number }).h;
-  post({ type: 'nodes', id, handles });
-}
-
-/** Thrown from the result callback once the result cap is passed: the evaluation stops there. */
-class ResultCapReached extends Error {}
 
 post({ type: 'ready' });
 
@@ -85,47 +52,23 @@ parentPort!.on('message', (request: EvaluateRequest) => {
     mirror.refresh();
     const context = mirror.node(request.context) ?? mirror.root;
     const indexed = mirror.indexed;
-    let batch: WorkerItem[] = [];
-    let batchSize = BATCH;
-    let results = 0;
-    let truncated = false;
-    const cap = request.maxResults ?? Infinity;
-    const tree = mirror;
-    let engine = 'fast';
-    try {
-      engine = evaluateOverTreeWith(
-        loadFontoxpath,
-        tree,
-        request.xpath,
-        context,
-        (item) => {
-          if (++results > cap) throw new ResultCapReached();
-          batch.push(toWorkerItem(item));
-          if (batch.length >= batchSize) {
-            postBatch(request.id, batch);
-            batch = [];
-            batchSize = Math.min(batchSize * 2, MAX_BATCH);
-          }
-        },
-        (chosen) => {
-          engine = chosen;
-        },
-      ).engine;
-    } catch (error) {
-      if (!(error instanceof ResultCapReached)) throw error;
-      truncated = true;
-    }
-    if (batch.length > 0) postBatch(request.id, batch);
-    post({
-      type: 'done',
-      id: request.id,
-      engine,
-      truncated,
-      evalMs: performance.now() - started,
-      bridgeCalls: mirror.bridgeCalls,
-      bridgeNodes: mirror.bridgeNodes,
-      indexed,
-    });
+    const results = new ResultWriter(request.maxResults);
+    const engine = evaluateIntoSink(loadFontoxpath, mirror, request.xpath, context, results);
+    const { items, others } = results.finish();
+    post(
+      {
+        type: 'done',
+        id: request.id,
+        results: { items, others },
+        engine,
+        truncated: results.truncated,
+        evalMs: performance.now() - started,
+        bridgeCalls: mirror.bridgeCalls,
+        bridgeNodes: mirror.bridgeNodes,
+        indexed,
+      },
+      [items.buffer as ArrayBuffer],
+    );
   } catch (error) {
     const failure = mirror?.cancelRaised
       ? new InspectorError('cancelled', 'the evaluation was cancelled')
