@@ -29,11 +29,20 @@ function pageToken(location: Location): string | undefined {
   }
 }
 
+/**
+ * From its first requests on, the client checks the envelope of what the host sends; the schema check (zod, most of
+ * the validator's weight) loads in the background and checks every message after it.
+ */
+function checkWithSchemaSoon(client: InspectorClient): InspectorClient {
+  void import('../shared/api/schema-check.js').then(({ schemaCheck }) => client.checkWith(schemaCheck));
+  return client;
+}
+
 export function connectClient(location: Location): { client: InspectorClient; onClose: (cb: () => void) => void } {
   if (window.platynui) {
     const transport = window.platynui;
     return {
-      client: new InspectorClient(transport, { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+      client: checkWithSchemaSoon(new InspectorClient(transport, { requestTimeoutMs: REQUEST_TIMEOUT_MS })),
       onClose: (cb) => void transport.onClose?.(() => cb()),
     };
   }
@@ -43,7 +52,9 @@ export function connectClient(location: Location): { client: InspectorClient; on
   const token = pageToken(location);
   const socket = new WebSocket(url.href, token ? ['platynui.v1', `platynui.token.${token}`] : ['platynui.v1']);
   return {
-    client: new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+    client: checkWithSchemaSoon(
+      new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+    ),
     onClose: (cb) => socket.addEventListener('close', () => cb()),
   };
 }

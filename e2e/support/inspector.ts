@@ -12,6 +12,7 @@ import path from 'node:path';
 import { _electron, chromium, type Browser, type ElectronApplication, type Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { InspectorClient, webSocketTransport } from '../../shared/api/client.js';
+import { schemaCheck } from '../../shared/api/schema-check.js';
 import { chromiumExecutable } from './apps.js';
 import { projectRoot } from './paths.js';
 import { terminate } from './processes.js';
@@ -183,7 +184,7 @@ export async function connectClient(url: string): Promise<InspectorClient> {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  return new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: 60_000 });
+  return new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: 60_000, messageCheck: schemaCheck });
 }
 
 /** Ends the host process: SIGTERM, a grace period, SIGKILL. */

@@ -73,12 +73,13 @@ export class Evaluations {
       await view.warmer?.treeLoaded();
       if (controller.signal.aborted) throw new InspectorError('cancelled', 'the evaluation was cancelled');
       // The timeout counts from the request: the wait for the warm-up is part of it.
-      const limit = (timeoutMs ?? limits.evaluationTimeoutMs) - (performance.now() - requested);
-      if (limit <= 0)
-        throw new InspectorError('timeout', 'the evaluation did not finish in time (the tree was loading)');
+      const limit = timeoutMs ?? limits.evaluationTimeoutMs;
+      if (performance.now() - requested >= limit)
+        throw new InspectorError('timeout', `the evaluation did not finish within ${limit} ms (the tree was loading)`);
       const { results, stats } = await view.xpath.evaluateResults(xpath, {
         ...(context ? { context } : {}),
-        timeoutMs: Math.ceil(limit),
+        timeoutMs: limit,
+        requestedAt: requested,
         maxResults: Math.min(maxResults ?? limits.maxResults, limits.maxResults),
         owner: this,
         signal: controller.signal,

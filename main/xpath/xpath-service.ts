@@ -34,8 +34,10 @@ export interface EvaluationStats {
 
 export interface EvaluateOptions {
   context?: RuntimeNode;
-  /** Counted from the call, time spent waiting for a worker included. */
+  /** Counted from `requestedAt`, time spent waiting for a worker included. */
   timeoutMs?: number;
+  /** When the request was made (performance.now()), if before this call; the timeout counts from it. */
+  requestedAt?: number;
   signal?: AbortSignal;
   /** At most this many results; `stats.truncated` says whether there were more. */
   maxResults?: number;
@@ -131,7 +133,7 @@ export class XPathService {
     if (options.signal?.aborted) {
       return Promise.reject(new InspectorError('cancelled', 'the evaluation was cancelled before it started'));
     }
-    const requested = performance.now();
+    const requested = options.requestedAt ?? performance.now();
     return new Promise<Outcome>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const job: Job = {
@@ -159,10 +161,13 @@ export class XPathService {
       options.signal?.addEventListener('abort', abort, { once: true });
       if (options.timeoutMs !== undefined) {
         const limit = options.timeoutMs;
-        timer = setTimeout(() => {
-          const waited = job.lane ? '' : ` (it waited ${Math.round(performance.now() - requested)} ms for a worker)`;
-          end(new InspectorError('timeout', `the evaluation did not finish within ${limit} ms${waited}`));
-        }, limit);
+        timer = setTimeout(
+          () => {
+            const waited = job.lane ? '' : ` (it waited ${Math.round(performance.now() - requested)} ms for a worker)`;
+            end(new InspectorError('timeout', `the evaluation did not finish within ${limit} ms${waited}`));
+          },
+          Math.max(0, limit - (performance.now() - requested)),
+        );
       }
       const queue = this.waiting.get(job.owner) ?? [];
       queue.push(job);

@@ -5,7 +5,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { InspectorClient } from '../../shared/api/client.js';
-import { EXPAND_ALL_NODES, type InspectorEvent, type NodeSummary, type TreeChange } from '../../shared/api/schema.js';
+import type { InspectorEvent, NodeSummary, TreeChange } from '../../shared/api/schema.js';
+import { EXPAND_ALL_NODES } from '../../shared/api/sizes.js';
 import { errorOf } from '../model/errors.js';
 import { filteredRows, normalizedFilter } from './tree-filter.js';
 

@@ -5,7 +5,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { EvaluationHandle, InspectorClient } from '../../shared/api/client.js';
-import { RESULT_PAGE, type EvaluationItem } from '../../shared/api/schema.js';
+import type { EvaluationItem } from '../../shared/api/schema.js';
+import { RESULT_PAGE } from '../../shared/api/sizes.js';
 import { checkNames, type NameProblem, type NameVocabulary } from '../../shared/xpath/name-check.js';
 import { errorOf } from '../model/errors.js';
 

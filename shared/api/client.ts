@@ -1,4 +1,5 @@
 import { InspectorError } from '../model/errors.js';
+import { messageData } from './message-json.js';
 import type {
   EvaluationItem,
   EventType,
@@ -7,8 +8,36 @@ import type {
   ParamsInput,
   RequestMessage,
   Result,
+  ServerMessage,
 } from './schema.js';
-import { parseResult, parseServerMessage } from './schema.js';
+
+/**
+ * How a client checks what its host sends: against the schema (`schemaCheck` in ./schema-check.ts, which loads the
+ * validator), or, until one is given, only the envelope (JSON, `kind`, `id`). A page loads the schema check after its
+ * first requests are out, so the validator's code is not on the way to its first rows.
+ */
+export interface MessageCheck {
+  parseServerMessage(raw: unknown): { ok: true; message: ServerMessage } | { ok: false; error: string };
+  parseResult<M extends MethodName>(
+    method: M,
+    result: unknown,
+  ): { ok: true; value: Result<M> } | { ok: false; error: string };
+}
+
+/** The envelope only: the message is JSON with a known `kind`; the rest is taken as the host sent it. */
+const envelopeCheck: MessageCheck = {
+  parseServerMessage(raw) {
+    const parsed = messageData(raw);
+    if (!parsed.ok) return parsed;
+    const message = parsed.data as { kind?: unknown; id?: unknown; ok?: unknown; event?: { type?: unknown } } | null;
+    if (message?.kind === 'event' && typeof message.event?.type === 'string')
+      return { ok: true, message: message as ServerMessage };
+    if (message?.kind === 'response' && typeof message.ok === 'boolean')
+      return { ok: true, message: message as ServerMessage };
+    return { ok: false, error: 'message is neither an event nor a response' };
+  },
+  parseResult: <M extends MethodName>(_method: M, result: unknown) => ({ ok: true, value: result as Result<M> }),
+};
 
 /**
  * What carries messages between the renderer and a host: a WebSocket (browser host) or Electron IPC (preload).
@@ -63,11 +92,18 @@ export class InspectorClient {
   private readonly itemListeners = new Map<string, (items: EvaluationItem[]) => void>();
   private closedReason: string | undefined;
   private readonly detach: Array<() => void> = [];
+  private messageCheck: MessageCheck;
 
   constructor(
     private readonly transport: Transport,
-    private readonly options: { requestTimeoutMs?: number; onProtocolError?: (message: string) => void } = {},
+    private readonly options: {
+      requestTimeoutMs?: number;
+      onProtocolError?: (message: string) => void;
+      /** Checks what the host sends; default: the envelope only (see MessageCheck). */
+      messageCheck?: MessageCheck;
+    } = {},
   ) {
+    this.messageCheck = options.messageCheck ?? envelopeCheck;
     const off = transport.onMessage((message) => this.receive(message));
     if (off) this.detach.push(off);
     const offClose = transport.onClose?.((reason) => this.failAll(reason));
@@ -221,8 +257,13 @@ export class InspectorClient {
     }
   }
 
+  /** Checks every later message with `check` (a page's schema check, once loaded). */
+  checkWith(check: MessageCheck): void {
+    this.messageCheck = check;
+  }
+
   private receive(raw: unknown): void {
-    const parsed = parseServerMessage(raw);
+    const parsed = this.messageCheck.parseServerMessage(raw);
     if (!parsed.ok) {
       this.options.onProtocolError?.(parsed.error);
       return;
@@ -252,7 +293,7 @@ export class InspectorClient {
       pending.reject(InspectorError.fromData(message.error));
       return;
     }
-    const result = parseResult(pending.method, message.result);
+    const result = this.messageCheck.parseResult(pending.method, message.result);
     if (result.ok) pending.resolve(result.value);
     else pending.reject(new InspectorError('internal', result.error));
   }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { EXPAND_ALL_NODES, MAX_RECORDED_STEPS, MAX_RESULT_PAGE, MAX_SUBTREE_NODES, RESULT_PAGE } from './sizes.js';
+import { messageData } from './message-json.js';
 import { checkJsonShape, type JsonShapeLimits, type JsonShapeProblem } from './json-shape.js';
 import type { UiValue } from '../model/values.js';
 import { ERROR_CODES } from '../model/errors.js';
@@ -6,6 +8,8 @@ import { CHECK_FORMATS } from '../checks/model.js';
 import { UI_EVENT_TYPES } from '../model/ui-events.js';
 import { ASSERTABLE_ATTRIBUTES } from '../recording/steps.js';
 import { RECORDING_FORMATS } from '../recording/export.js';
+
+export { EXPAND_ALL_NODES, MAX_RECORDED_STEPS, MAX_RESULT_PAGE, MAX_SUBTREE_NODES, RESULT_PAGE };
 
 /**
  * The inspector API, defined once. The renderer talks to the runtime only through these messages, whichever host
@@ -205,8 +209,6 @@ export const TabOrderWindowSchema = z.object({
   presses: z.number().int(),
 });
 export type ApiTabOrderWindow = z.infer<typeof TabOrderWindowSchema>;
-/** A recording keeps at most this many steps (`recording.start` may ask for fewer); recording stops there. */
-export const MAX_RECORDED_STEPS = 1000;
 
 const TypedPartSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
@@ -253,12 +255,6 @@ export type RecordingStateInfo = z.infer<typeof RecordingStateSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // Methods: params and results
 
-/** Expand-all asks for at most this many nodes below a node (a `subtree` request may ask up to the maximum). */
-export const EXPAND_ALL_NODES = 20_000;
-export const MAX_SUBTREE_NODES = 50_000;
-/** Results of a paged evaluation come this many to a page (a page may hold up to the maximum). */
-export const RESULT_PAGE = 500;
-export const MAX_RESULT_PAGE = 5_000;
 /** Nodes one highlight outlines at most. */
 export const MAX_HIGHLIGHT_NODES = 10_000;
 
@@ -839,14 +835,9 @@ export function parseRequest(raw: unknown, limits: JsonShapeLimits = DEFAULT_REQ
 
 /** Validates a message from the host (the client side of the boundary). */
 export function parseServerMessage(raw: unknown): { ok: true; message: ServerMessage } | { ok: false; error: string } {
-  let data = raw;
-  if (typeof raw === 'string') {
-    try {
-      data = JSON.parse(raw);
-    } catch {
-      return { ok: false, error: 'message is not valid JSON' };
-    }
-  }
+  const received = messageData(raw);
+  if (!received.ok) return received;
+  const data = received.data;
   const kind = (data as { kind?: unknown } | null)?.kind;
   const schema = kind === 'event' ? EventEnvelopeSchema : ResponseEnvelopeSchema;
   const parsed = schema.safeParse(data);

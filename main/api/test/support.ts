@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
 import { InspectorClient, webSocketTransport } from '../../../shared/api/client.js';
+import { schemaCheck } from '../../../shared/api/schema-check.js';
 import type { RuntimeOptions } from '../../runtime/runtime.js';
 import type { HostLimits } from '../limits.js';
 import { startBrowserHost, type BrowserHost } from '../../hosts/browser/server.js';
@@ -50,7 +51,7 @@ export async function openHost(
         socket.once('open', () => resolve());
         socket.once('error', reject);
       });
-      return { client: new InspectorClient(webSocketTransport(socket)), socket };
+      return { client: new InspectorClient(webSocketTransport(socket), { messageCheck: schemaCheck }), socket };
     },
     async close() {
       for (const socket of sockets) socket.close();

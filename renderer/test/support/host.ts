@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
 import { InspectorClient, type Transport } from '../../../shared/api/client.js';
+import { schemaCheck } from '../../../shared/api/schema-check.js';
 import '../../../main/backends/mock.js';
 import { InspectorDispatcher } from '../../../main/api/dispatcher.js';
 import { HostContext } from '../../../main/api/host-context.js';
@@ -27,18 +28,25 @@ export interface MockHost {
 export async function openMockHost(options: { settingsFile?: string; mockFile?: string } = {}): Promise<MockHost> {
   const dir = mkdtempSync(path.join(tmpdir(), 'platynui-renderer-'));
   const settingsFile = options.settingsFile ?? path.join(dir, 'settings.json');
-  const context = await HostContext.open({
-    runtime: {
-      providers: ['mock'],
-      platform: 'mock',
-      ...(options.mockFile ? { backendOptions: { mock: { file: options.mockFile } } } : {}),
-    },
-    settingsFile,
-  });
   // The XPath workers are unref'd (a CLI process ends when its work does), and an in-process host has no socket: while
   // a test waits for a worker's answer nothing else may keep Node's event loop alive, and the test runner takes the
-  // empty loop for a hung test ("Promise resolution is still pending but the event loop has already resolved").
+  // empty loop for a hung test ("Promise resolution is still pending but the event loop has already resolved"). Also
+  // while the host opens: opening over a snapshot file waits for a worker too.
   const keepAlive = setInterval(() => undefined, 60_000);
+  let context: HostContext;
+  try {
+    context = await HostContext.open({
+      runtime: {
+        providers: ['mock'],
+        platform: 'mock',
+        ...(options.mockFile ? { backendOptions: { mock: { file: options.mockFile } } } : {}),
+      },
+      settingsFile,
+    });
+  } catch (error) {
+    clearInterval(keepAlive);
+    throw error;
+  }
   const closeContext = context.close.bind(context);
   // Also when a test closes only the context (to reopen a host over the same settings file).
   context.close = () => {
@@ -71,7 +79,7 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
         },
         close: () => void dispatcher.close(),
       };
-      const client = new InspectorClient(transport);
+      const client = new InspectorClient(transport, { messageCheck: schemaCheck });
       clients.push(client);
       return client;
     },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InspectorClient, type Transport } from '../client.js';
+import { schemaCheck } from '../schema-check.js';
 import { parseRequest, parseServerMessage, type RequestMessage } from '../schema.js';
 
 test('valid requests parse, with defaults applied', () => {
@@ -85,6 +86,24 @@ function loopback(reply: (request: RequestMessage) => unknown): Transport & { se
   };
 }
 
+test('a client without a check takes results as sent and checks only the envelope, until checkWith', async () => {
+  const problems: string[] = [];
+  const transport = loopback((request) =>
+    request.id === 3
+      ? { kind: 'nonsense', id: request.id }
+      : { kind: 'response', id: request.id, ok: true, result: { cancelled: 'yes' } },
+  );
+  const client = new InspectorClient(transport, {
+    onProtocolError: (message) => problems.push(message),
+    requestTimeoutMs: 50,
+  });
+  assert.deepEqual(await client.request('cancel', { id: 'a' }), { cancelled: 'yes' });
+  client.checkWith(schemaCheck);
+  await assert.rejects(client.cancel('b'), /cancel result: cancelled/);
+  await assert.rejects(client.cancel('c'), /got no answer within 50 ms/);
+  assert.equal(problems.length, 1, 'the message that is neither an event nor a response is reported');
+});
+
 test('the client rejects results that do not match the contract and reports protocol errors', async () => {
   const problems: string[] = [];
   const transport = loopback((request) =>
@@ -92,7 +111,10 @@ test('the client rejects results that do not match the contract and reports prot
       ? { kind: 'response', id: request.id, ok: true, result: { cancelled: 'yes' } }
       : { kind: 'response', id: request.id, ok: true, result: { cancelled: true } },
   );
-  const client = new InspectorClient(transport, { onProtocolError: (message) => problems.push(message) });
+  const client = new InspectorClient(transport, {
+    onProtocolError: (message) => problems.push(message),
+    messageCheck: schemaCheck,
+  });
   await assert.rejects(client.cancel('a'), /cancel result: cancelled/);
   await assert.rejects(client.request('pick.stop'), /pick.stop result: stopped/);
   const garbage = loopback(() => 'garbage');

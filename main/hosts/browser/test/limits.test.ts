@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { InspectorClient, webSocketTransport } from '../../../../shared/api/client.js';
+import { schemaCheck } from '../../../../shared/api/schema-check.js';
 import { openHost, type HostFixture } from '../../../api/test/support.js';
 import { rejection } from '../../../../e2e/support/rejection.js';
 
@@ -209,7 +210,7 @@ test('a runaway query is stopped by the default limits before the host passes 1 
       socket.once('open', resolve);
       socket.once('error', reject);
     });
-    const client = new InspectorClient(webSocketTransport(socket));
+    const client = new InspectorClient(webSocketTransport(socket), { messageCheck: schemaCheck });
     const started = performance.now();
     const error = await rejection(client.evaluate('count((1 to 100000000000))').done);
     const seconds = (performance.now() - started) / 1000;
