@@ -31,18 +31,17 @@ function pageToken(location: Location): string | undefined {
 
 /**
  * From its first requests on, the client checks the envelope of what the host sends; the schema check (zod, most of
- * the validator's weight) loads in the background and checks every message after it.
+ * the validator's weight) is loaded once the first rows are on screen and checks every message after it.
  */
-function checkWithSchemaSoon(client: InspectorClient): InspectorClient {
+export function checkAgainstSchema(client: InspectorClient): void {
   void import('../shared/api/schema-check.js').then(({ schemaCheck }) => client.checkWith(schemaCheck));
-  return client;
 }
 
 export function connectClient(location: Location): { client: InspectorClient; onClose: (cb: () => void) => void } {
   if (window.platynui) {
     const transport = window.platynui;
     return {
-      client: checkWithSchemaSoon(new InspectorClient(transport, { requestTimeoutMs: REQUEST_TIMEOUT_MS })),
+      client: new InspectorClient(transport, { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
       onClose: (cb) => void transport.onClose?.(() => cb()),
     };
   }
@@ -52,9 +51,7 @@ export function connectClient(location: Location): { client: InspectorClient; on
   const token = pageToken(location);
   const socket = new WebSocket(url.href, token ? ['platynui.v1', `platynui.token.${token}`] : ['platynui.v1']);
   return {
-    client: checkWithSchemaSoon(
-      new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
-    ),
+    client: new InspectorClient(webSocketTransport(socket), { requestTimeoutMs: REQUEST_TIMEOUT_MS }),
     onClose: (cb) => socket.addEventListener('close', () => cb()),
   };
 }

@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { StoresContext, type Stores } from './app-context.js';
 import { App } from './components/App.js';
-import { connectClient } from './connection.js';
+import { checkAgainstSchema, connectClient } from './connection.js';
 import { createInspector } from './stores/wiring.js';
 import { setVocabularySource } from './xpath/vocabulary-source.js';
 import './styles.css';
@@ -30,12 +30,20 @@ declare global {
 }
 window.__inspector = { stores };
 
+let schemaChecked = false;
+/** The schema check waits until the first rows are drawn (or the first load ended without them): off their way. */
+const checkMessagesAgainstSchema = () => {
+  if (schemaChecked) return;
+  schemaChecked = true;
+  checkAgainstSchema(client);
+};
 const unsubscribe = stores.tree.subscribe((state) => {
   if (state.rows.length > 1) {
     unsubscribe();
     requestAnimationFrame(() => {
       window.__inspector!.firstTreeMs = performance.now() - started;
       document.documentElement.dataset.firstTree = 'ready';
+      setTimeout(checkMessagesAgainstSchema);
     });
   }
 });
@@ -43,7 +51,7 @@ if (new URLSearchParams(location.search).has('token')) history.replaceState(null
 
 // The tree starts loading at once; the page is drawn when the host's settings (panel sizes, the console's last
 // expression) are known, so that nothing jumps or is typed over.
-void inspector.start();
+void inspector.start().finally(() => setTimeout(checkMessagesAgainstSchema, 1000));
 void inspector.loadSettings().then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
