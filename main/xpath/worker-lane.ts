@@ -387,6 +387,10 @@ export class WorkerLane {
     this.failPending(reason);
     const unused = this.prestarted?.worker;
     this.prestarted = undefined;
+    // The workers are unref'd; one being waited for must hold the event loop, or a process with nothing else to do
+    // ends (or a test runner reports the test cancelled) while its close is still pending.
+    worker?.ref();
+    unused?.ref();
     await Promise.all([worker?.terminate(), unused?.terminate()]);
   }
 }

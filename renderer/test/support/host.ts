@@ -31,7 +31,7 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
   // The XPath workers are unref'd (a CLI process ends when its work does), and an in-process host has no socket: while
   // a test waits for a worker's answer nothing else may keep Node's event loop alive, and the test runner takes the
   // empty loop for a hung test ("Promise resolution is still pending but the event loop has already resolved"). Also
-  // while the host opens: opening over a snapshot file waits for a worker too.
+  // while the host opens (opening over a snapshot file waits for a worker too) and until it has closed.
   const keepAlive = setInterval(() => undefined, 60_000);
   let context: HostContext;
   try {
@@ -49,10 +49,7 @@ export async function openMockHost(options: { settingsFile?: string; mockFile?: 
   }
   const closeContext = context.close.bind(context);
   // Also when a test closes only the context (to reopen a host over the same settings file).
-  context.close = () => {
-    clearInterval(keepAlive);
-    return closeContext();
-  };
+  context.close = () => closeContext().finally(() => clearInterval(keepAlive));
   const dispatchers: InspectorDispatcher[] = [];
   const clients: InspectorClient[] = [];
   return {
