@@ -189,6 +189,16 @@ export function numberOption(name: string, fallback: number): number {
   return value;
 }
 
+/** The value of `--name VALUE` on the command line, else undefined. */
+export function stringOption(name: string): string | undefined {
+  const argv = process.argv.slice(2);
+  const at = argv.indexOf(name);
+  if (at < 0) return undefined;
+  const value = argv[at + 1];
+  if (!value || value.startsWith('--')) throw new Error(`${name} needs a value`);
+  return value;
+}
+
 /**
  * Joins the desktop session this process runs in (DISPLAY and DBUS_SESSION_BUS_ADDRESS set, as under run.mjs), or
  * starts a private one; returns how to stop a started one.

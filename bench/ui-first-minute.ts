@@ -11,7 +11,9 @@
 //   the same tree in this process (the same query, median of repeated runs).
 // Goals: first rows < 1 s, first answer < 1 s, warm query < 1/50 of fontoxpath, locators < 1 s then < 100 ms,
 // expanding < 1 s.
-//   node dist/bench/ui-first-minute.js [--rows 2000] [--repeat 5] [--warm-only]
+//   node dist/bench/ui-first-minute.js [--rows 2000] [--repeat 5] [--warm-only] [--vs <checkout>]
+// --vs: also samples another built checkout's host and page, alternating with this one's (which goes first changes
+//   each round), and prints its medians and the ratio this/other of each path, taken under the same load.
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
 // --warm-only: only the warm query (no desktop needed: the mock file's host and a headless page).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +25,7 @@ import { openInspectorPage, startServe } from '../e2e/support/inspector.js';
 import { terminate } from '../e2e/support/processes.js';
 import { typeXPath } from '../e2e/support/xpath-console.js';
 import { PlainFacade } from '../shared/xpath/plain-facade.js';
-import { goal, joinDesktopSession, line, median, numberOption } from './_cli.js';
+import { goal, joinDesktopSession, line, median, numberOption, stringOption } from './_cli.js';
 import type { MemNode } from '../shared/xpath/memory-tree.js';
 import { generateSnapshotXml, parseSnapshotXml } from './xpath-fast-path.js';
 
@@ -37,7 +39,7 @@ const WARM_QUERIES: ReadonlyArray<readonly [name: string, xpath: string]> = [
 
 const LIVE = ['first_rows', 'first_xpath_answer', 'locators_first_node', 'locators_next_node', 'expand_subtree'];
 const samples = new Map<string, number[]>();
-function add(name: string, value: number): void {
+function addSample(name: string, value: number): void {
   let list = samples.get(name);
   if (!list) samples.set(name, (list = []));
   list.push(value);
@@ -99,9 +101,14 @@ async function findLocators(page: Page): Promise<number> {
 }
 
 /** One fresh host on the live desktop and a fresh tab: the user's first minute. */
-async function liveSample(browser: Browser, env: NodeJS.ProcessEnv): Promise<void> {
+async function liveSample(browser: Browser, env: NodeJS.ProcessEnv, other?: string): Promise<void> {
+  const add = other ? (name: string, value: number) => addSample(`vs.${name}`, value) : addSample;
   const configDir = mkdtempSync(path.join(os.tmpdir(), 'ui-first-minute-'));
-  const { url, host } = await startServe({ ...env, XDG_CONFIG_HOME: configDir }, ['--provider', 'atspi']);
+  const { url, host } = await startServe(
+    { ...env, XDG_CONFIG_HOME: configDir },
+    ['--provider', 'atspi'],
+    ...(other ? [other] : []),
+  );
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await context.newPage();
@@ -227,12 +234,12 @@ async function warmSamples(browser: Browser, env: NodeJS.ProcessEnv, repeat: num
       for (let i = 0; i < repeat; i++) {
         noteLoad();
         const { ms, count, firstPage } = await warmQuery(page, xpath);
-        add(`warm.${name}`, ms);
-        add(`warm.${name}.count`, count);
-        add(`warm.${name}.first_page`, firstPage);
+        addSample(`warm.${name}`, ms);
+        addSample(`warm.${name}.count`, count);
+        addSample(`warm.${name}.first_page`, firstPage);
       }
       noteLoad();
-      add(`warm.${name}.fontoxpath`, fontoxpathMs(facade, tree.root, xpath));
+      addSample(`warm.${name}.fontoxpath`, fontoxpathMs(facade, tree.root, xpath));
     }
   } finally {
     await context.close().catch(() => undefined);
@@ -289,11 +296,22 @@ async function main(): Promise<void> {
     // The user's browser, already running: a blank page opened once.
     const opened = await openInspectorPage('about:blank');
     browser = opened.browser;
+    const other = stringOption('--vs');
+    const lastSample = (prefix: string) =>
+      `${LIVE.map(
+        (name) =>
+          `${name} ${samples
+            .get(prefix + name)!
+            .at(-1)!
+            .toFixed(1)}`,
+      ).join(', ')}, load ${loads.at(-1)!.toFixed(2)}`;
     for (let round = 0; round < repeat; round++) {
+      const otherFirst = other !== undefined && round % 2 === 1;
+      if (otherFirst) await liveSample(browser, process.env, other);
       await liveSample(browser, process.env);
-      process.stdout.write(
-        `# sample ${round + 1}: ${LIVE.map((name) => `${name} ${samples.get(name)!.at(-1)!.toFixed(1)}`).join(', ')}, load ${loads.at(-1)!.toFixed(2)}\n`,
-      );
+      process.stdout.write(`# sample ${round + 1}: ${lastSample('')}\n`);
+      if (other && !otherFirst) await liveSample(browser, process.env, other);
+      if (other) process.stdout.write(`# sample ${round + 1} of ${other}: ${lastSample('vs.')}\n`);
     }
     await warmSamples(browser, process.env, repeat);
 
@@ -301,6 +319,11 @@ async function main(): Promise<void> {
     printLoads();
     for (const name of LIVE) line(`ui.${name}`, med(name), 'ms');
     line('ui.expand_subtree_rows', med('expand_subtree_rows'), 'rows');
+    if (other) {
+      process.stdout.write(`# --vs ${other}: its medians, and this build's over its (same rounds, alternating)\n`);
+      for (const name of LIVE) line(`vs.${name}`, med(`vs.${name}`), 'ms');
+      for (const name of LIVE) line(`ratio.${name}`, med(name) / med(`vs.${name}`), 'x');
+    }
     printWarm();
     goal('first tree rows < 1 s', med('first_rows') < 1000, `${med('first_rows').toFixed(1)} ms`);
     goal('first XPath answer < 1 s', med('first_xpath_answer') < 1000, `${med('first_xpath_answer').toFixed(1)} ms`);

@@ -1,14 +1,13 @@
 /** The inspector page: connects the protocol client, builds the stores, renders the app. */
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { StoresContext, type Stores } from './app-context.js';
-import { App } from './components/App.js';
+import type { Stores } from './app-context.js';
 import { checkAgainstSchema, connectClient } from './connection.js';
 import { createInspector } from './stores/wiring.js';
 import { setVocabularySource } from './xpath/vocabulary-source.js';
 import './styles.css';
 
 const started = performance.now();
+// React and the components, fetched beside this module (index.html preloads them), parsed after the first requests.
+const appView = import('./app-view.js');
 const { client, onClose } = connectClient(window.location);
 const cache = (() => {
   try {
@@ -52,13 +51,11 @@ if (new URLSearchParams(location.search).has('token')) history.replaceState(null
 // The tree starts loading at once; the page is drawn when the host's settings (panel sizes, the console's last
 // expression) are known, so that nothing jumps or is typed over.
 void inspector.start().finally(() => setTimeout(checkMessagesAgainstSchema, 1000));
-void inspector.loadSettings().then(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <StoresContext.Provider value={stores}>
-        <App onReconnect={() => void inspector.start()} />
-      </StoresContext.Provider>
-    </StrictMode>,
-  );
-});
+const root = document.getElementById('root')!;
+void Promise.all([appView, inspector.loadSettings()]).then(
+  ([{ renderApp }]) => renderApp(root, stores, () => void inspector.start()),
+  (error: unknown) => {
+    root.textContent = `The inspector's page could not load its user interface: ${String(error)}. Reload the page.`;
+  },
+);
 window.addEventListener('pagehide', () => void stores.settings.getState().flush());

@@ -5,7 +5,7 @@
 //   node scripts/build-renderer.mjs            type-check + bundle + tests
 //   node scripts/build-renderer.mjs --no-check  skip tsc (faster while iterating)
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -41,10 +41,11 @@ const common = {
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
 };
 
-await Promise.all([
+const [page] = await Promise.all([
   esbuild.build({
     ...common,
     entryPoints: { app: path.join(src, 'main.tsx') },
+    metafile: true,
     outdir: out,
     format: 'esm',
     // The XPath console (Monaco) is imported dynamically: its own chunk, loaded after the tree is on screen.
@@ -61,7 +62,34 @@ await Promise.all([
     format: 'iife',
   }),
 ]);
-copyFileSync(path.join(src, 'index.html'), path.join(out, 'index.html'));
+writeFileSync(path.join(out, 'index.html'), withModulePreloads(readFileSync(path.join(src, 'index.html'), 'utf8')));
+
+/**
+ * index.html with a modulepreload link for each module the page runs before its first rows: app.js's static imports
+ * and the React part (app-view.tsx, imported dynamically), with theirs. The browser fetches them beside app.js instead
+ * of one after another as it finds them.
+ */
+function withModulePreloads(html) {
+  const outputs = page.metafile.outputs;
+  const relative = (file) => path.relative(out, path.resolve(root, file)).split(path.sep).join('/');
+  const appView = Object.keys(outputs).find((file) => outputs[file].entryPoint === 'renderer/app-view.tsx');
+  const entry = Object.keys(outputs).find((file) => relative(file) === 'app.js');
+  if (!appView || !entry) throw new Error('the page bundle has no app.js or no app-view chunk to preload');
+  const preload = new Set([appView]);
+  const visit = (file) => {
+    for (const imported of outputs[file].imports) {
+      if (imported.kind !== 'import-statement' || preload.has(imported.path)) continue;
+      preload.add(imported.path);
+      visit(imported.path);
+    }
+  };
+  visit(entry);
+  visit(appView);
+  const links = [...preload].map((file) => `<link rel="modulepreload" href="${relative(file)}" />`);
+  const script = '<script type="module" src="app.js"></script>';
+  if (!html.includes(script)) throw new Error(`renderer/index.html has no ${script}`);
+  return html.replace(script, [...links, script].join('\n    '));
+}
 
 // Store tests: plain node:test files, bundled per file with the packages left to node_modules.
 const testDir = path.join(src, 'test');

@@ -117,7 +117,12 @@ export class HostContext {
     }
     const context = new HostContext(runtime, xpath, store, overrides);
     context.snapshotName = options.snapshotName;
-    if (options.warmTree) context.warmer = new TreeWarmer(runtime, xpath, () => context.limits.evaluationTimeoutMs);
+    if (options.warmTree) {
+      context.warmer = new TreeWarmer(runtime, xpath, () => context.limits.evaluationTimeoutMs);
+      // The first page's first rows are the desktop's children: listed now, before any page asks (the warm-up waits
+      // for a page's own listing, so that it never holds the host while a page loads).
+      void context.summaries.structuralChildren(runtime.desktop).catch(() => undefined);
+    }
     return context;
   }
 
