@@ -80,3 +80,11 @@ test("positional steps below every node (//T[n]) select as the scan and fontoxpa
   }
   assert.ok((keysOf(selectNodesFast(xdm, '//Window[2]')) ?? []).length > 0, 'a second window is found');
 });
+
+test('candidates counted once per tree (shared by the targets of one index) are those of a fresh index per target', () => {
+  const shared = new LocatorIndex(tree, { maxResults: 1 });
+  for (const node of tree.nodes) {
+    const fresh = proposeLocators(new LocatorIndex(tree, { maxResults: 1 }), node);
+    assert.deepEqual(proposeLocators(shared, node), fresh, node.key);
+  }
+});
