@@ -660,24 +660,44 @@ function childrenBelow(inp: NodesC, dos: Step, child: Step): NodesC {
         const s = applyPreds(env, filtered(env, kids, test, 0, kids.length, 1), preds);
         for (let x = s(); x !== undefined; x = s()) found.push(x);
       };
-      const parents = named && tree.isDocument(start) ? parentsOfNamed(env, named.ns, named.local) : undefined;
-      if (parents) for (const parent of parents) collect(childrenOf(env, parent));
-      else {
-        collect(childrenOf(env, start));
-        // The start's children all count (alias edges are followed at the start only), below them only real ones.
-        const stack: U[] = [...tree.children(start)];
-        while (stack.length > 0) {
-          const node = stack.pop();
-          tree.checkCancelled();
-          collect(childrenOf(env, node));
-          for (const kid of tree.children(node)) if (tree.parent(kid) === node) stack.push(kid);
-        }
-      }
+      if (tree.isDocument(start)) {
+        const parents = named ? parentsOfNamed(env, named.ns, named.local) : undefined;
+        if (parents) for (const parent of parents) collect(childrenOf(env, parent));
+        else for (const kids of childListsBelow(env, start)) collect(kids);
+      } else for (const kids of walkChildLists(env, start)) collect(kids);
       found.sort((a, b) => position.call(tree, a) - position.call(tree, b));
       const distinct = found.filter((x, i) => i === 0 || found[i - 1] !== x);
       return fromArray(distinct);
     },
   };
+}
+
+/**
+ * The non-empty child lists of the start and of every node below it, in no particular order: the start's children
+ * all count (alias edges are followed at the start only), below them only real children.
+ */
+function walkChildLists(env: Env, start: U): (readonly U[])[] {
+  const tree = env.tree;
+  const lists: (readonly U[])[] = [];
+  const stack: U[] = [start];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    tree.checkCancelled();
+    const kids = childrenOf(env, node);
+    if (kids.length > 0) lists.push(kids);
+    for (const kid of tree.children(node)) if (node === start || tree.parent(kid) === node) stack.push(kid);
+  }
+  return lists;
+}
+
+/** walkChildLists of the document, once per tree that does not change (one that gives document positions). */
+const documentChildLists = new WeakMap<object, (readonly U[])[]>();
+
+function childListsBelow(env: Env, document: U): (readonly U[])[] {
+  const tree = env.tree as object;
+  let lists = documentChildLists.get(tree);
+  if (!lists) documentChildLists.set(tree, (lists = walkChildLists(env, document)));
+  return lists;
 }
 
 /**
