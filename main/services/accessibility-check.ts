@@ -12,7 +12,6 @@ import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
-import type { BestLocators } from './locate.js';
 import { selectNodes } from './select-nodes.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
@@ -33,16 +32,14 @@ export interface AccessibilityCheckOptions {
   readonly tabOrder?: TabOrderOptions;
   /** Findings that get a verified locator; the rest report none (each locator costs a search and a verifying query). */
   readonly maxLocated?: number;
-  /** Best verified locators of live nodes, by runtime id, and how many were left out (the locator service). */
-  readonly locate: (targets: readonly RuntimeNode[]) => Promise<BestLocators>;
+  /** Best verified locators of live nodes, by runtime id (the locator service). */
+  readonly locate: (targets: readonly RuntimeNode[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 export interface AccessibilityCheckResult {
   readonly report: CheckReport;
   /** The best verified locator of a finding's node, where one was computed. */
   readonly locatorOf: (node: CheckNode) => string | undefined;
-  /** Findings' nodes left without a locator because locating them ran out of time. */
-  readonly overBudget: number;
   /** The tab order of each window walked, where the walk was asked for. */
   readonly tabOrder?: readonly TabOrderWindow[];
 }
@@ -223,6 +220,6 @@ export async function checkAccessibility(
     const node = runtime.node(finding.node.key);
     if (node) targets.push(node);
   }
-  const { located, overBudget } = await options.locate(targets);
-  return { report, locatorOf: (node) => located.get(node.key), overBudget, ...(tabOrder ? { tabOrder } : {}) };
+  const located = await options.locate(targets);
+  return { report, locatorOf: (node) => located.get(node.key), ...(tabOrder ? { tabOrder } : {}) };
 }

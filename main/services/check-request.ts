@@ -42,9 +42,7 @@ export async function checkRequest(view: CheckView, params: Params<'check'>): Pr
     config,
     ...(params.tabOrder ? { tabOrder: {} } : {}),
     ...(params.rules ? { only: new Set(params.rules) } : {}),
-    locate: format
-      ? (targets) => bestLocatorOfEach(runtime, targets)
-      : () => Promise.resolve({ located: new Map(), overBudget: 0 }),
+    locate: format ? (targets) => bestLocatorOfEach(runtime, targets) : () => Promise.resolve(new Map()),
   });
   const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
     rule: finding.rule,

@@ -208,24 +208,6 @@ async function makeLocators(
   return out;
 }
 
-/** What bestLocatorOfEach found: the best locator of each target it located, and how many it left out. */
-export interface BestLocators {
-  /** By runtime id; a target without a verified locator has none. */
-  readonly located: ReadonlyMap<string, string>;
-  /** Targets left without a locator because the time budget ran out (the last ones of the list). */
-  readonly overBudget: number;
-}
-
-export interface BestLocatorOptions {
-  /** After this long the targets not located yet get none (default 1 s). */
-  readonly budgetMs?: number;
-  /** The budget counts only once this many targets were located (default 50): a few findings always get theirs. */
-  readonly locatedBeforeBudget?: number;
-}
-
-const BEST_LOCATOR_BUDGET_MS = 1000;
-const LOCATED_BEFORE_BUDGET = 50;
-
 /**
  * The best verified locator of each target, by runtime id (what a check finding names), made for many targets at
  * once: from the per-generation capture of the priority attributes (no target's every attribute is read), a search
@@ -236,10 +218,9 @@ const LOCATED_BEFORE_BUDGET = 50;
 export async function bestLocatorOfEach(
   runtime: Runtime,
   targets: readonly RuntimeNode[],
-  options: BestLocatorOptions = {},
-): Promise<BestLocators> {
+): Promise<ReadonlyMap<string, string>> {
   const located = new Map<string, string>();
-  if (targets.length === 0) return { located, overBudget: 0 };
+  if (targets.length === 0) return located;
   const tree = await captureLocatorTree(runtime);
   const index = new LocatorIndex(tree, { maxResults: 1 });
   const xdm = new LocatorXdmTree(tree);
@@ -254,11 +235,7 @@ export async function bestLocatorOfEach(
       return false;
     }
   };
-  const budgetMs = options.budgetMs ?? BEST_LOCATOR_BUDGET_MS;
-  const before = options.locatedBeforeBudget ?? LOCATED_BEFORE_BUDGET;
-  const started = performance.now();
-  for (const [done, target] of targets.entries()) {
-    if (done >= before && performance.now() - started > budgetMs) return { located, overBudget: targets.length - done };
+  for (const target of targets) {
     const node = byKey.get(target.runtimeId);
     if (!node) continue;
     for (const candidate of proposeLocators(index, node)) {
@@ -267,7 +244,7 @@ export async function bestLocatorOfEach(
       break;
     }
   }
-  return { located, overBudget: 0 };
+  return located;
 }
 
 /** The nodes an XPath selects, each with its verified locators (CLI `locate`). */

@@ -53,6 +53,7 @@ export class LocatorIndex {
   private readonly byRole = new Map<string, LocatorNode[]>();
   private readonly byAttribute = new Map<string, LocatorNode[]>();
   private readonly usableCache = new Map<LocatorNode, readonly string[]>();
+  private readonly selectedByXPath = new Map<string, readonly LocatorNode[]>();
   private readonly priorityRank: Map<string, number>;
 
   constructor(
@@ -86,6 +87,16 @@ export class LocatorIndex {
 
   rank(key: string): number {
     return this.priorityRank.get(key) ?? this.config.priority.length;
+  }
+
+  /**
+   * The nodes a candidate selects, counted once per tree: the candidates of many targets repeat (siblings share
+   * their ancestors' steps). A candidate's nodes depend on its XPath alone, whatever pool they were counted from.
+   */
+  selected(xpath: string, count: () => readonly LocatorNode[]): readonly LocatorNode[] {
+    let nodes = this.selectedByXPath.get(xpath);
+    if (!nodes) this.selectedByXPath.set(xpath, (nodes = count()));
+    return nodes;
   }
 
   candidatesFor(step: Step): readonly LocatorNode[] {
@@ -472,14 +483,20 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   let seq = 0;
   let counted = 0;
 
-  const matchAll = (path: Path, superset: readonly LocatorNode[] | undefined): LocatorNode[] => {
+  const matchAll = (
+    path: Path,
+    xpath: string,
+    superset: readonly LocatorNode[] | undefined,
+  ): readonly LocatorNode[] => {
     counted++;
-    const last = path.length - 1;
-    const pool = superset ?? index.candidatesFor(path[last]!);
-    const out: LocatorNode[] = [];
-    const memo = newMemo();
-    for (const node of pool) if (matchesPath(node, path, last, root, memo)) out.push(node);
-    return out;
+    return index.selected(xpath, () => {
+      const last = path.length - 1;
+      const pool = superset ?? index.candidatesFor(path[last]!);
+      const out: LocatorNode[] = [];
+      const memo = newMemo();
+      for (const node of pool) if (matchesPath(node, path, last, root, memo)) out.push(node);
+      return out;
+    });
   };
 
   /** Counts a candidate: kept when unique, queued for refinement when it selects the target among others. */
@@ -494,12 +511,12 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const xpath = renderPath(path);
     if (seen.has(xpath)) return undefined;
     seen.add(xpath);
-    const matches = matchAll(path, superset);
+    const matches = matchAll(path, xpath, superset);
     if (matches.length === 1 && matches[0] === target) {
       // Over-specified: the same path without its positions is unique already (and found on its own).
       if (path.some((step) => step.position)) {
         const plain = path.map((step) => ({ ...step, position: false }));
-        if (matchAll(plain, undefined).length === 1) return matches;
+        if (matchAll(plain, renderPath(plain), undefined).length === 1) return matches;
       }
       unique.push({ path, xpath });
     } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });

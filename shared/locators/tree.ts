@@ -1,7 +1,8 @@
 import { attributeKey, NAMESPACE_URIS, parseAttributeKey, type Namespace } from '../model/namespaces.js';
 import { formatValueText } from '../model/values.js';
 import type { SnapshotNode } from '../snapshot/model.js';
-import type { XdmAttribute, XdmTree } from '../xpath/tree.js';
+import { NameIndex } from '../xpath/name-index.js';
+import type { ElementList, XdmAttribute, XdmTree } from '../xpath/tree.js';
 
 /**
  * A node of the in-memory tree locators are generated over. `parent` is the grouped view's parent: an application
@@ -125,6 +126,10 @@ export function deepClone(tree: LocatorTree): LocatorTree {
  */
 export class LocatorXdmTree implements XdmTree<LocatorNode> {
   private readonly attributeCache = new Map<LocatorNode, XdmAttribute[]>();
+  private positions: Map<LocatorNode, number> | undefined;
+  private names: NameIndex<LocatorNode> | undefined;
+  private rootChildren: LocatorNode[] | undefined;
+  /** The tree must not change while this view is in use (positions and the name index are built once). */
   constructor(readonly tree: LocatorTree) {}
   get root(): LocatorNode {
     return this.tree.root;
@@ -150,9 +155,12 @@ export class LocatorXdmTree implements XdmTree<LocatorNode> {
   }
   children(node: LocatorNode): readonly LocatorNode[] {
     if (node === this.tree.root) {
-      const apps = node.children.filter(isApplication);
-      const windows = apps.flatMap((app) => app.children);
-      return [...apps, ...windows, ...node.children.filter((child) => !isApplication(child))];
+      if (!this.rootChildren) {
+        const apps = node.children.filter(isApplication);
+        const windows = apps.flatMap((app) => app.children);
+        this.rootChildren = [...apps, ...windows, ...node.children.filter((child) => !isApplication(child))];
+      }
+      return this.rootChildren;
     }
     return node.children;
   }
@@ -176,6 +184,34 @@ export class LocatorXdmTree implements XdmTree<LocatorNode> {
   }
   attribute(node: LocatorNode, namespaceUri: string | null, localName: string): string | undefined {
     return this.attributes(node).find((a) => a.namespaceUri === namespaceUri && a.localName === localName)?.value;
+  }
+  /** Preorder over the real tree (alias edges skipped), as the fast path's document order expects. */
+  documentPosition(node: LocatorNode): number {
+    if (!this.positions) {
+      const positions = new Map<LocatorNode, number>([[this.tree.root, 0]]);
+      const visit = (parent: LocatorNode): void => {
+        for (const child of this.children(parent)) {
+          if (this.parent(child) !== parent) continue;
+          positions.set(child, positions.size);
+          visit(child);
+        }
+      };
+      visit(this.tree.root);
+      this.positions = positions;
+    }
+    return this.positions.get(node) ?? Number.MAX_SAFE_INTEGER;
+  }
+  /** The elements of a role (and Name), for `//Button[@Name='OK']` without walking the whole tree. */
+  elementsNamed(namespaceUri: string, localName: string, name?: string): ElementList<LocatorNode> {
+    this.names ??= new NameIndex({
+      root: this.tree.root,
+      children: (node) => this.children(node),
+      parent: (node) => this.parent(node),
+      namespaceUri: (node) => this.namespaceUri(node),
+      localName: (node) => this.localName(node),
+      name: (node) => node.attributes.get('Name'),
+    });
+    return this.names.get(namespaceUri, localName, name);
   }
   checkCancelled(): void {}
 }

@@ -56,6 +56,11 @@ export interface XdmTree<N> {
    * `//app:Application` from the document looks at the document's children alone instead of walking the tree.
    */
   readonly applicationsOnlyAtTop?: boolean;
+  /**
+   * Optional, for a tree that does not change: the node's place in document order (alias edges not followed; the
+   * document first). Engines then compare these numbers instead of computing each node's path from the root.
+   */
+  documentPosition?(node: N): number;
   /** Throws the cancellation error when the evaluation was cancelled; engines call it at every step. */
   checkCancelled(): void;
 }

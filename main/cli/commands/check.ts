@@ -118,7 +118,6 @@ export function registerCheck(program: Command): void {
       const {
         report,
         locatorOf,
-        overBudget,
         tabOrder: walks,
       } = await checkAccessibility(opened.runtime, opened.xpath, {
         ...(xpath ? { xpath } : {}),
@@ -128,9 +127,6 @@ export function registerCheck(program: Command): void {
         ...timeout,
         locate: (targets) => bestLocatorOfEach(opened.runtime, targets),
       });
-      if (overBudget > 0) {
-        process.stderr.write(`warning: ${overBudget} finding(s) left without a locator (locating ran out of time)\n`);
-      }
       await opened.runtime.platform?.highlight?.clear();
       // The order goes beside the report: into the text report, to stderr beside the machine-read formats.
       const order = walks ? formatTabOrder(walks) : '';

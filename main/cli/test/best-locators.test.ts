@@ -30,8 +30,7 @@ test("a check's findings get verified locators from the priority capture, withou
       const attributes = target.attributes.bind(target);
       target.attributes = () => (fullReads++, attributes());
     }
-    const { located: best, overBudget } = await bestLocatorOfEach(runtime, targets);
-    assert.equal(overBudget, 0);
+    const best = await bestLocatorOfEach(runtime, targets);
     assert.equal(fullReads, 0, 'no target had every attribute read');
     assert.equal(best.size, targets.length, 'every button got a locator');
     for (const target of targets) {
@@ -46,16 +45,15 @@ test("a check's findings get verified locators from the priority capture, withou
   });
 });
 
-test('past its time budget bestLocatorOfEach leaves the remaining targets without a locator, never the first ones', async () => {
-  await withButtons(async (runtime, xpath, targets) => {
-    const spent = await bestLocatorOfEach(runtime, targets, { budgetMs: -1, locatedBeforeBudget: 2 });
-    assert.equal(spent.overBudget, targets.length - 2);
-    assert.deepEqual(
-      [...spent.located.keys()],
-      targets.slice(0, 2).map((target) => target.runtimeId),
-    );
-    const whole = await bestLocatorOfEach(runtime, targets, { budgetMs: -1, locatedBeforeBudget: targets.length });
-    assert.equal(whole.overBudget, 0);
-    assert.equal(whole.located.size, targets.length);
+test('every target gets its locator, the same whatever order and company it is asked for in', async () => {
+  await withButtons(async (runtime, _xpath, targets) => {
+    const together = await bestLocatorOfEach(runtime, targets);
+    const reversed = await bestLocatorOfEach(runtime, [...targets].reverse());
+    assert.equal(together.size, targets.length);
+    for (const target of targets) {
+      const alone = await bestLocatorOfEach(runtime, [target]);
+      assert.equal(alone.get(target.runtimeId), together.get(target.runtimeId), target.runtimeId);
+      assert.equal(reversed.get(target.runtimeId), together.get(target.runtimeId), target.runtimeId);
+    }
   });
 });

@@ -626,6 +626,97 @@ function nameLookup(step: Step): { ns: string; local: string; name: string } | u
   return literal === undefined ? undefined : { ns: t.ns, local: t.local, name: literal };
 }
 
+/**
+ * `//T[n]` (descendant-or-self::node()/child::T with a positional predicate, which stays two steps) from a single
+ * context over a tree that does not change (one that gives document positions): one walk below the context, each
+ * node's children filtered, the results sorted by position, instead of merging a stream per node of the tree.
+ */
+function childrenBelow(inp: NodesC, dos: Step, child: Step): NodesC {
+  const general = compileStep(compileStep(inp, dos), child);
+  if (!inp.single) return general;
+  const test = compileElementTest(child.test);
+  const preds = child.preds.map((p) => compilePred(p, 'elem').pred);
+  const nth = preds.length === 1 && preds[0]!.k === 'nth' ? preds[0]!.n : undefined;
+  const t = child.test;
+  const named =
+    t.k === 'name' && t.ns !== null && t.ns !== '*' && t.local !== '*' ? { ns: t.ns, local: t.local } : undefined;
+  return {
+    ...general,
+    run: (env, ctx) => {
+      const tree = env.tree;
+      const position = tree.documentPosition;
+      if (!position) return general.run(env, ctx);
+      const start = inp.run(env, ctx)();
+      // An attribute's descendant-or-self is itself, which has no children.
+      if (start === undefined || isAttr(start)) return EMPTY;
+      const found: U[] = [];
+      const collect = (kids: readonly U[]) => {
+        if (kids.length === 0) return;
+        if (nth !== undefined) {
+          let seen = 0;
+          for (const kid of kids) if (test(env, kid) && ++seen === nth) return void found.push(kid);
+          return;
+        }
+        const s = applyPreds(env, filtered(env, kids, test, 0, kids.length, 1), preds);
+        for (let x = s(); x !== undefined; x = s()) found.push(x);
+      };
+      if (tree.isDocument(start)) {
+        const parents = named ? parentsOfNamed(env, named.ns, named.local) : undefined;
+        if (parents) for (const parent of parents) collect(childrenOf(env, parent));
+        else for (const kids of childListsBelow(env, start)) collect(kids);
+      } else for (const kids of walkChildLists(env, start)) collect(kids);
+      found.sort((a, b) => position.call(tree, a) - position.call(tree, b));
+      const distinct = found.filter((x, i) => i === 0 || found[i - 1] !== x);
+      return fromArray(distinct);
+    },
+  };
+}
+
+/**
+ * The non-empty child lists of the start and of every node below it, in no particular order: the start's children
+ * all count (alias edges are followed at the start only), below them only real children.
+ */
+function walkChildLists(env: Env, start: U): (readonly U[])[] {
+  const tree = env.tree;
+  const lists: (readonly U[])[] = [];
+  const stack: U[] = [start];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    tree.checkCancelled();
+    const kids = childrenOf(env, node);
+    if (kids.length > 0) lists.push(kids);
+    for (const kid of tree.children(node)) if (node === start || tree.parent(kid) === node) stack.push(kid);
+  }
+  return lists;
+}
+
+/** walkChildLists of the document, once per tree that does not change (one that gives document positions). */
+const documentChildLists = new WeakMap<object, (readonly U[])[]>();
+
+function childListsBelow(env: Env, document: U): (readonly U[])[] {
+  const tree = env.tree as object;
+  let lists = documentChildLists.get(tree);
+  if (!lists) documentChildLists.set(tree, (lists = walkChildLists(env, document)));
+  return lists;
+}
+
+/**
+ * The parents of the document's elements named {ns}local, from the tree's index; undefined without an index, or
+ * when one of them is top-level (its parent the document: applications list it again, as an alias child).
+ */
+function parentsOfNamed(env: Env, ns: string, local: string): Set<U> | undefined {
+  const tree = env.tree;
+  const list = tree.elementsNamed?.(ns, local);
+  if (!list) return undefined;
+  const parents = new Set<U>();
+  for (let i = 0, e = list.at(0); e !== undefined; e = list.at(++i)) {
+    const parent = tree.parent(e);
+    if (parent === null || tree.isDocument(parent)) return undefined;
+    parents.add(parent);
+  }
+  return parents;
+}
+
 function isDos(s: Step): boolean {
   return s.axis === 'descendant-or-self' && s.test.k === 'node' && s.preds.length === 0;
 }
@@ -948,8 +1039,14 @@ export function compile(e: Expr): Compiled {
     }
     case 'path': {
       let cur: NodesC = e.start === 'root' ? ROOT : e.start === 'context' ? contextItem() : compileNodes(e.start);
-      for (const s of rewrite(e.steps)) {
-        cur = compileStep(cur, s);
+      const steps = rewrite(e.steps);
+      for (let i = 0; i < steps.length; i++) {
+        const s = steps[i]!;
+        const next = steps[i + 1];
+        if (isDos(s) && next?.axis === 'child') {
+          cur = childrenBelow(cur, s, next);
+          i++;
+        } else cur = compileStep(cur, s);
       }
       return cur;
     }

@@ -81,6 +81,16 @@ export class DocOrder<N> {
     if (a === b) return 0;
     const aa = a instanceof AttrRef;
     const ba = b instanceof AttrRef;
+    const position = this.tree.documentPosition;
+    if (position) {
+      const d =
+        position.call(this.tree, aa ? (a as AttrRef<N>).owner : (a as N)) -
+        position.call(this.tree, ba ? (b as AttrRef<N>).owner : (b as N));
+      if (d !== 0) return d;
+      // The same element: its attributes come right after it.
+      if (aa && ba) return compareAttrs(a as AttrRef<N>, b as AttrRef<N>, (x) => this.attrIndex(x));
+      return aa ? 1 : -1;
+    }
     const ka = this.key(aa ? (a as AttrRef<N>).owner : (a as N));
     const kb = this.key(ba ? (b as AttrRef<N>).owner : (b as N));
     const len = Math.min(ka.length, kb.length);
