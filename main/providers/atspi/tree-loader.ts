@@ -222,7 +222,9 @@ export class TreeLoader {
     const early = wantIds ? treeCall(SAFE_TREE_PROPERTIES) : undefined;
     early?.catch(() => undefined);
     let items = await cacheCall();
-    let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
+    let structure = items
+      ? structureFromCache(items, root.ref, root.childCount, this.listedChildrenOf(root))
+      : undefined;
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
@@ -291,7 +293,7 @@ export class TreeLoader {
           accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
           states: cached.states,
           interfaces: cached.interfaces,
-          childCount: info.children.length,
+          childCount: info.children?.length ?? cached.childCount,
         });
       } else {
         missing.push({ key, ref: info.ref });
@@ -323,7 +325,7 @@ export class TreeLoader {
                 name,
                 description,
                 accessibleId: String(entry.properties.AccessibleId ?? ''),
-                childCount: structure.get(key)?.children.length ?? 0,
+                childCount: structure.get(key)?.children?.length ?? 0,
               });
             } else {
               headers.set(key, await this.fetchHeader(ref));
@@ -361,12 +363,25 @@ export class TreeLoader {
       }
       if (!data) continue;
       const children = info.children;
+      if (!children) continue;
       data.children = missing.length === 0 ? children : children.filter((child) => headers.has(child));
       data.childCount = data.children.length;
     }
     app.ids = idsDeferred ? 'deferred' : 'loaded';
     app.bulk = 'loaded';
     app.loadedBy = loadedBy;
+  }
+
+  /** The references of an application's children when they were listed and each is in the store. */
+  private listedChildrenOf(root: NodeData): ObjectRef[] | undefined {
+    if (root.children === undefined || root.stale) return undefined;
+    const refs: ObjectRef[] = [];
+    for (const key of root.children) {
+      const child = this.store.get(key);
+      if (!child || child.invalid) return undefined;
+      refs.push(child.ref);
+    }
+    return refs;
   }
 
   /** Puts a structure that came from a complete cache into the store, one node per item, no header objects. */
@@ -377,8 +392,12 @@ export class TreeLoader {
       if (key === root.key) data = root;
       else {
         const item = info.item;
-        if (!item) continue;
         const existing = this.store.get(key);
+        if (!item) {
+          // A window the cache does not hold keeps its data; its children are listed when asked for.
+          if (existing && !existing.invalid && info.children === undefined) existing.parentKey = info.parentKey;
+          continue;
+        }
         if (existing && !existing.invalid) {
           existing.role = item.role;
           existing.name = item.name;
@@ -394,6 +413,7 @@ export class TreeLoader {
           this.store.put(data);
         }
       }
+      if (!info.children) continue;
       data.children = info.children;
       data.childCount = info.children.length;
     }
@@ -443,7 +463,8 @@ export class TreeLoader {
 interface StructureInfo {
   ref: ObjectRef;
   parentKey: string | undefined;
-  children: string[];
+  /** Undefined for a window the cache does not hold: its children are listed lazily. */
+  children: string[] | undefined;
   /** The node's cache item, when the structure came from the cache. */
   item?: CacheItem | undefined;
 }
@@ -457,6 +478,12 @@ export function structureFromCache(
   root: ObjectRef,
   /** The root's ChildCount as the root itself reports it: GTK 4's cache item of the root says 0. */
   rootChildCount?: number,
+  /**
+   * The root's children as the application listed them (its top-level windows, known before the bulk load): they
+   * stand for the root's children in the cache. Chromium's cache parents its extra empty frames to nothing (index
+   * -1), or leaves them out: such a window not in the cache keeps what the store knows and is walked lazily.
+   */
+  rootChildren?: readonly ObjectRef[],
 ): Map<string, StructureInfo> | undefined {
   const rootKey = runtimeIdOf(root);
   const byKey = new Map<string, CacheItem>();
@@ -522,7 +549,18 @@ export function structureFromCache(
     if (out.has(key) || depth > MAX_DEPTH) return undefined;
     const item = byKey.get(key);
     let children: string[];
-    if (item?.children) {
+    if (key === rootKey && rootChildren) {
+      children = [];
+      for (const childRef of rootChildren) {
+        if (isNullRef(childRef)) continue;
+        const childKey = runtimeIdOf(childRef);
+        if (byKey.has(childKey)) children.push(childKey);
+        else if (!out.has(childKey)) {
+          children.push(childKey);
+          out.set(childKey, { ref: childRef, parentKey: key, children: undefined, item: undefined });
+        }
+      }
+    } else if (item?.children) {
       children = item.children.filter((c) => !isNullRef(c)).map(runtimeIdOf);
       if (!children.every((c) => byKey.has(c))) return undefined;
     } else if (listed.has(key) && !indexed.has(key)) {
@@ -544,7 +582,10 @@ export function structureFromCache(
     for (let i = children.length - 1; i >= 0; i--) {
       const childKey = children[i] as string;
       const child = byKey.get(childKey);
-      if (!child) return undefined;
+      if (!child) {
+        if (key === rootKey && rootChildren) continue;
+        return undefined;
+      }
       stack.push({ key: childKey, ref: child.ref, parentKey: key, depth: depth + 1 });
     }
   }
@@ -578,7 +619,7 @@ export function structureFromTree(
     const parent = stack[stack.length - 1];
     out.set(key, { ref: entry.ref, parentKey: parent?.key, children: [] });
     if (parent) {
-      out.get(parent.key)?.children.push(key);
+      out.get(parent.key)?.children?.push(key);
       parent.remaining--;
     }
     if (stack.length > MAX_DEPTH) return { structure: undefined, problem: 'tree deeper than the depth limit' };
