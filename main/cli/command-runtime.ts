@@ -1,4 +1,6 @@
+import type { ApplicationReach } from '../../shared/xpath/fast/reach.js';
 import { runtimeOptionsFrom, type RuntimeFlags } from '../backends/flags.js';
+import { prefetchApplications } from '../runtime/application-prefetch.js';
 import { Runtime } from '../runtime/runtime.js';
 import { DEFAULT_LIMITS } from '../api/limits.js';
 import { spawnXPathWorker } from '../xpath/worker-lane.js';
@@ -8,29 +10,51 @@ export type RuntimeCliOptions = RuntimeFlags;
 
 export interface CommandRuntime {
   runtime: Runtime;
-  xpath: XPathService;
+  /** The XPath service; for a command opened without one (OpenOptions.xpath false), started on first use. */
+  readonly xpath: XPathService;
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /** The applications the command's query will walk: their trees start loading while the XPath worker starts. */
+  prefetch?: ApplicationReach;
+  /**
+   * False for a command that evaluates no XPath (pick): no worker is started and waited for up front (default
+   * true: the worker loads while the providers connect).
+   */
+  xpath?: boolean;
+}
+
 /** Opens the runtime a command works on (with only the mock provider named, on the mock platform too). */
-export async function openCommandRuntime(options: RuntimeCliOptions): Promise<CommandRuntime> {
+export async function openCommandRuntime(
+  options: RuntimeCliOptions,
+  { prefetch, xpath: wantsXPath = true }: OpenOptions = {},
+): Promise<CommandRuntime> {
   // The XPath worker loads while the providers connect.
-  const prestarted = spawnXPathWorker(DEFAULT_LIMITS.workerMemoryMb);
+  const prestarted = wantsXPath ? spawnXPathWorker(DEFAULT_LIMITS.workerMemoryMb) : undefined;
   let runtime: Runtime;
   try {
     runtime = await Runtime.create(runtimeOptionsFrom(options));
   } catch (error) {
-    await prestarted.worker.terminate();
+    await prestarted?.worker.terminate();
     throw error;
   }
-  const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb, prestarted });
-  await xpath.warmUp();
+  if (prefetch) prefetchApplications(runtime, prefetch);
+  let service: XPathService | undefined;
+  const xpathService = () =>
+    (service ??= new XPathService(runtime, {
+      workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb,
+      ...(prestarted ? { prestarted } : {}),
+    }));
+  if (wantsXPath) await xpathService().warmUp();
   return {
     runtime,
-    xpath,
+    get xpath() {
+      return xpathService();
+    },
     close: async () => {
       reportDegradedProviders(runtime);
-      await xpath.close();
+      await service?.close();
       await runtime.shutdown();
     },
   };

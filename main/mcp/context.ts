@@ -1,6 +1,7 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import { DEFAULT_LIMITS } from '../api/limits.js';
 import type { RuntimeNode } from '../runtime/node.js';
+import { prefetchApplications } from '../runtime/application-prefetch.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { TreeWarmer } from '../services/tree-warmer.js';
 import { spawnXPathWorker } from '../xpath/worker-lane.js';
@@ -46,6 +47,9 @@ export class McpContext {
       await prestarted.worker.terminate();
       throw error;
     }
+    // The applications' trees start loading now, while the engine starts and the agent connects; the warm-up's
+    // walk below then finds them loaded or loading.
+    prefetchApplications(runtime, { kind: 'all' });
     const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb, prestarted });
     // The server answers the agent's handshake at once; the engine and the tree load meanwhile (a failure to start
     // the engine is the first query's error).

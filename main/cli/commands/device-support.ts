@@ -6,7 +6,12 @@ import { abortableClock, type InputClock } from '../../runtime/input/timing.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
 import { chooseBackends, selectPlatformFactory } from '../../core/registry.js';
 import { parseMilliseconds } from '../options.js';
-import { openCommandRuntime, type CommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
+import {
+  openCommandRuntime,
+  type CommandRuntime,
+  type OpenOptions,
+  type RuntimeCliOptions,
+} from '../command-runtime.js';
 
 /** Helpers of the platform-device commands (highlight, screenshot, pointer, keyboard, window, focus, pick). */
 
@@ -17,10 +22,17 @@ export interface CommandDevices {
   close(): Promise<void>;
 }
 
-/** The platform alone (fast: no providers, no XPath worker), or the whole runtime when elements are named. */
-export async function openDevices(options: RuntimeCliOptions, needTree: boolean): Promise<CommandDevices> {
+/**
+ * The platform alone (fast: no providers, no XPath worker), or the whole runtime when elements are named (`open`:
+ * how, see OpenOptions).
+ */
+export async function openDevices(
+  options: RuntimeCliOptions,
+  needTree: boolean,
+  open: OpenOptions = {},
+): Promise<CommandDevices> {
   if (needTree) {
-    const tree = await openCommandRuntime(options);
+    const tree = await openCommandRuntime(options, open);
     const platform = tree.runtime.platform;
     if (!platform) {
       await tree.close();

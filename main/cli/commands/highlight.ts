@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
+import { applicationsReached } from '../../../shared/xpath/fast/reach.js';
 import type { Rect } from '../../../shared/model/values.js';
 import { addRuntimeOptions } from '../options.js';
 import { clearHighlights, enterRunningHighlight } from '../highlight-registry.js';
@@ -45,7 +46,9 @@ export function registerHighlight(program: Command): void {
       }
       if (!showing) return;
     }
-    const devices = await openDevices(options, Boolean(xpath));
+    const devices = await openDevices(options, Boolean(xpath), {
+      ...(xpath ? { prefetch: applicationsReached(xpath) } : {}),
+    });
     try {
       const rects = [...(options.rect ?? [])];
       if (xpath) {

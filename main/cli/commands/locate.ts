@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
+import { applicationsReached } from '../../../shared/xpath/fast/reach.js';
 import {
   parseExportAction,
   parseExportFormat,
@@ -29,7 +30,7 @@ export function registerLocate(program: Command): void {
       })
       .option('--timeout <ms>', 'give up evaluating after this many milliseconds (exit 4)', parseTimeout),
   ).action(async (expression: string, options: LocateOptions) => {
-    const opened = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options, { prefetch: applicationsReached(expression) });
     try {
       const located = await locateSelected(opened.runtime, opened.xpath, expression, options.timeout);
       if (options.format !== 'json' && located.length === 0) {

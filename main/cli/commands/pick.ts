@@ -26,7 +26,7 @@ export function registerPick(program: Command): void {
       .option('--attrs <set>', 'attributes in JSON: none, default or all', parseAttrs, 'all')
       .option('--stats', 'write {"evalMs","nodesFetched","results"} as one JSON line to stderr'),
   ).action(async (options: PickOptions) => {
-    const devices = await openDevices(options, true);
+    const devices = await openDevices(options, true, { xpath: false });
     try {
       const runtime = devices.tree!.runtime;
       const started = performance.now();

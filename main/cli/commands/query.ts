@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
+import { applicationsReached } from '../../../shared/xpath/fast/reach.js';
 import { itemJson, itemText, type AttributeSelection } from '../../services/snapshot.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
@@ -26,7 +27,7 @@ export function registerQuery(program: Command): void {
       const { queryMockFile } = await import('../mock-file.js');
       if (queryMockFile(xpath, options)) return;
     }
-    const opened = await openCommandRuntime(options);
+    const opened = await openCommandRuntime(options, { prefetch: applicationsReached(xpath) });
     try {
       const stats = measureStats(opened.runtime);
       const { items } = await opened.xpath.evaluate(xpath, {

@@ -29,35 +29,10 @@ import type {
   UiTreeProvider,
 } from '../../core/provider.js';
 import type { UiEventType } from '../../../shared/model/ui-events.js';
-import { backendOption, type BackendOptions } from '../../core/backend-options.js';
 import { DEFAULT_MOCK_TREE } from './default-tree.js';
+import { MOCK_DESCRIPTOR, type MockFileOptions } from './descriptor.js';
 
-export const MOCK_DESCRIPTOR: ProviderDescriptor = {
-  id: 'mock',
-  displayName: 'Mock provider',
-  technology: 'Mock',
-  kind: 'mock',
-  eventCapabilities: 'StructureWithProperties',
-  optIn: true,
-  defaultOn: [],
-  pairedPlatform: 'mock',
-};
-
-/** The mock backend's own option: the snapshot XML both the mock provider and the mock platform read. */
-export function mockFileOption(options: BackendOptions | undefined): string | undefined {
-  return backendOption(options, MOCK_DESCRIPTOR.id, 'file');
-}
-
-/** The mock backend's `maxDepth`: the deepest nesting its file may have (undefined: the default). */
-export function mockFileReadOptions(options: BackendOptions | undefined): MockFileOptions {
-  const maxDepth = options?.[MOCK_DESCRIPTOR.id]?.['maxDepth'];
-  const xml = backendOption(options, MOCK_DESCRIPTOR.id, 'text');
-  const source = backendOption(options, MOCK_DESCRIPTOR.id, 'source') ?? 'snapshot';
-  return {
-    ...(typeof maxDepth === 'number' ? { maxDepth } : {}),
-    ...(xml !== undefined ? { text: { xml, source } } : {}),
-  };
-}
+export { MOCK_DESCRIPTOR, mockFileOption, mockFileReadOptions } from './descriptor.js';
 
 /** Attributes the runtime owns: a mock file may carry them (a snapshot does), the provider never serves them. */
 const RUNTIME_OWNED: ReadonlySet<string> = new Set([AttributeNames.RuntimeId, AttributeNames.SupportedPatterns]);
@@ -69,12 +44,7 @@ export interface MockDocument {
   desktop: SnapshotNode | undefined;
 }
 
-export interface MockFileOptions {
-  /** Nodes nested deeper than this are an error (default DEFAULT_SNAPSHOT_MAX_DEPTH). */
-  maxDepth?: number;
-  /** The snapshot's text instead of a file (a snapshot opened in the UI), and the name its errors give it. */
-  text?: { xml: string; source: string };
-}
+export type { MockFileOptions } from './descriptor.js';
 
 /** A mock tree as read: the table, and where its top-level nodes are. */
 export interface MockTable {

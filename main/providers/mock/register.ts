@@ -1,22 +1,19 @@
 import { registerProviderFactory } from '../../core/registry.js';
 import type { ProviderFactory } from '../../core/provider.js';
-import {
-  MOCK_DESCRIPTOR,
-  MockProvider,
-  loadMockDocument,
-  mockFileOption,
-  mockFileReadOptions,
-} from './mock-provider.js';
+import { MOCK_DESCRIPTOR, mockFileOption, mockFileReadOptions } from './descriptor.js';
 
-/** Opt-in: the runtime only creates the mock when it is named (`--provider mock`). */
+/**
+ * Opt-in: the runtime only creates the mock when it is named (`--provider mock`). Registering loads only the
+ * descriptor; the provider (with its XML reader) is imported when a runtime creates it.
+ */
 export const mockProviderFactory: ProviderFactory = {
   descriptor: MOCK_DESCRIPTOR,
-  create: (context) =>
-    Promise.resolve(
-      new MockProvider(
-        loadMockDocument(mockFileOption(context.backendOptions), mockFileReadOptions(context.backendOptions)),
-      ),
-    ),
+  create: async (context) => {
+    const { MockProvider, loadMockDocument } = await import('./mock-provider.js');
+    return new MockProvider(
+      loadMockDocument(mockFileOption(context.backendOptions), mockFileReadOptions(context.backendOptions)),
+    );
+  },
 };
 
 registerProviderFactory(mockProviderFactory);

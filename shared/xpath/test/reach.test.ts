@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applicationsReached } from '../fast/reach.js';
+
+test('queries of the desktop children and their attributes reach no application tree', () => {
+  for (const xpath of [
+    'count(/*)',
+    '/*',
+    '*',
+    'app:Application',
+    "app:Application[@Name='Chromium']",
+    '/app:Application/@Name',
+    "count(/*[@Name='x'])",
+    '/*/..',
+  ]) {
+    assert.deepEqual(applicationsReached(xpath), { kind: 'none' }, xpath);
+  }
+});
+
+test('descending queries reach every application', () => {
+  for (const xpath of [
+    "//Button[@Name='Find me']",
+    'count(//*)',
+    '/*/*',
+    '/*[Window]',
+    '/*[.//Button]',
+    "app:Application[@Name='A'] | //Button",
+    '//*[not(@Name)]/..',
+    'for $x in //Button return $x',
+    'descendant::Button',
+  ]) {
+    assert.deepEqual(applicationsReached(xpath), { kind: 'all' }, xpath);
+  }
+});
+
+test('a query scoped to named applications reaches only those', () => {
+  assert.deepEqual(applicationsReached("app:Application[@Name='Chromium']//Button[@Name='Find me']"), {
+    kind: 'named',
+    names: ['Chromium'],
+  });
+  assert.deepEqual(applicationsReached("//app:Application[@Name='Chromium']//Button"), {
+    kind: 'named',
+    names: ['Chromium'],
+  });
+  assert.deepEqual(applicationsReached("count(/app:Application['B' = @Name]/*)"), { kind: 'named', names: ['B'] });
+  assert.deepEqual(applicationsReached("app:Application[@Name='A']/* | app:Application[@Name='B']//Button"), {
+    kind: 'named',
+    names: ['A', 'B'],
+  });
+  // Anything else about the application (another predicate) is not read as a scope.
+  assert.deepEqual(applicationsReached("app:Application[@Name='A'][1]//Button"), { kind: 'all' });
+  assert.deepEqual(applicationsReached("app:Application[contains(@Name, 'A')]//Button"), { kind: 'all' });
+});
+
+test('an expression too deeply nested to parse is guessed from its text, never thrown', () => {
+  assert.deepEqual(applicationsReached(`${'('.repeat(10_000)}1${')'.repeat(10_000)}`), { kind: 'none' });
+  assert.deepEqual(applicationsReached(`${'('.repeat(10_000)}//a${')'.repeat(10_000)}`), { kind: 'all' });
+});
