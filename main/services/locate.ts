@@ -2,7 +2,7 @@ import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { attributeKey, parseAttributeKey } from '../../shared/model/namespaces.js';
 import { DEFAULT_PRIORITY } from '../../shared/locators/config.js';
 import { formatValueText } from '../../shared/model/values.js';
-import { LocatorIndex, proposeLocators, type Locator } from '../../shared/locators/generate.js';
+import { LocatorIndex, proposeLocators, proposeXPaths, type Locator } from '../../shared/locators/generate.js';
 import {
   buildLocatorTree,
   type LocatorNode,
@@ -238,9 +238,9 @@ export async function bestLocatorOfEach(
   for (const target of targets) {
     const node = byKey.get(target.runtimeId);
     if (!node) continue;
-    for (const candidate of proposeLocators(index, node)) {
-      if (!(await selectsAlone(node, candidate.xpath))) continue;
-      located.set(target.runtimeId, candidate.xpath);
+    for (const xpath of proposeXPaths(index, node)) {
+      if (!(await selectsAlone(node, xpath))) continue;
+      located.set(target.runtimeId, xpath);
       break;
     }
   }

@@ -689,6 +689,12 @@ export function describeCandidate(candidate: Candidate, tree: LocatorTree): Loca
   };
 }
 
+/** The XPaths of proposeLocators, in its order, without describing each candidate (a check wants the best alone). */
+export function proposeXPaths(index: LocatorIndex, target: LocatorNode): string[] {
+  const found = locatorCandidates(index, target);
+  return found.length > 0 ? found.map((candidate) => candidate.xpath) : [absolutePath(index.tree, target)];
+}
+
 /** Candidates described, best first, not yet verified by an XPath engine. */
 export function proposeLocators(index: LocatorIndex, target: LocatorNode): Locator[] {
   const found = locatorCandidates(index, target).map((candidate) => describeCandidate(candidate, index.tree));

@@ -8,6 +8,7 @@ import {
   LocatorXdmTree,
   locatorTreeFromSnapshot,
   proposeLocators,
+  proposeXPaths,
   selectNodes,
   selectNodesFast,
   type LocatorNode,
@@ -86,5 +87,16 @@ test('candidates counted once per tree (shared by the targets of one index) are 
   for (const node of tree.nodes) {
     const fresh = proposeLocators(new LocatorIndex(tree, { maxResults: 1 }), node);
     assert.deepEqual(proposeLocators(shared, node), fresh, node.key);
+  }
+});
+
+test('proposeXPaths lists the XPaths of proposeLocators in its order', () => {
+  const index = new LocatorIndex(tree, { maxResults: 1 });
+  for (const node of tree.nodes) {
+    assert.deepEqual(
+      proposeXPaths(index, node),
+      proposeLocators(index, node).map((locator) => locator.xpath),
+      node.key,
+    );
   }
 });

@@ -86,7 +86,7 @@ export class DocOrder<N> {
       const d =
         position.call(this.tree, aa ? (a as AttrRef<N>).owner : (a as N)) -
         position.call(this.tree, ba ? (b as AttrRef<N>).owner : (b as N));
-      if (d !== 0) return d;
+      if (d !== 0 || (!aa && !ba)) return d;
       // The same element: its attributes come right after it.
       if (aa && ba) return compareAttrs(a as AttrRef<N>, b as AttrRef<N>, (x) => this.attrIndex(x));
       return aa ? 1 : -1;
