@@ -217,11 +217,12 @@ export class TreeLoader {
     // anyone has asked for this application's ids before.
     // Decided once: a caller asking for ids while this load runs waits for it and then reads them (loadIds).
     const wantIds = app.idsWanted;
-    // Ids wanted: GetTree (structure and ids) goes out with the cache call, so the application answers the second
-    // while this side reads the first; it serves for the ids when the cache is complete, for the structure if not.
+    // Ids wanted: GetTree (structure and ids) goes out right after the cache call, so the application answers it
+    // while this side decodes the cache; it serves for the ids when the cache is complete, for the structure if not.
+    const cached = cacheCall();
     const early = wantIds ? treeCall(SAFE_TREE_PROPERTIES) : undefined;
     early?.catch(() => undefined);
-    let items = await cacheCall();
+    let items = await cached;
     let structure = items
       ? structureFromCache(items, root.ref, root.childCount, this.listedChildrenOf(root))
       : undefined;
@@ -253,10 +254,10 @@ export class TreeLoader {
       }
       idsFromTree = true;
       loadedBy = 'Collection.GetTree+Cache.GetItems';
-      const cached = new Set<string>();
-      for (const item of items ?? []) cached.add(item.key);
+      const inCache = new Set<string>();
+      for (const item of items ?? []) inCache.add(item.key);
       let missing = 0;
-      for (const key of structure.keys()) if (!cached.has(key)) missing++;
+      for (const key of structure.keys()) if (!inCache.has(key)) missing++;
       if (missing > 1) items = (await cacheCall()) ?? items;
     }
     if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
