@@ -358,15 +358,18 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
  * node's attributes, no second pass over the text to indent it.
  */
 function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inner: string): string {
-  const keys: string[] = [];
-  for (const entry of entries) {
-    const key = attributeKey(entry.namespace, entry.name);
+  const keys: KeyText[] = new Array<KeyText>(entries.length);
+  const seen = new Set<string>();
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as AttributeEntry;
+    const key = keyTextOf(entry.namespace, entry.name);
     // A key written twice (the last value in the first place) or an index key (written first): as JSON.stringify.
-    if (keys.includes(key) || ARRAY_INDEX.test(key)) {
+    if (key.arrayIndex || seen.has(key.key)) {
       const object = attributesJson(entries);
       return pretty ? JSON.stringify(object, null, 2).replace(/\n/g, `\n${inner}`) : JSON.stringify(object);
     }
-    keys.push(key);
+    seen.add(key.key);
+    keys[i] = key;
   }
   const field = pretty ? `\n${inner}  ` : '';
   const colon = pretty ? ': ' : ':';
@@ -382,10 +385,31 @@ function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inn
     }
     // (JSON.stringify leaves out a key whose value it cannot write.)
     if (json === undefined) continue;
-    text += `${text === '' ? '' : ','}${field}${JSON.stringify(keys[i])}${colon}${json}`;
+    text += `${text === '' ? '' : ','}${field}${(keys[i] as KeyText).json}${colon}${json}`;
   }
   if (text === '') return '{}';
   return pretty ? `{${text}\n${inner}}` : `{${text}}`;
+}
+
+/** An attribute's key as JSON writes it, made once per name (a snapshot writes the same few dozen keys on every node). */
+interface KeyText {
+  key: string;
+  json: string;
+  arrayIndex: boolean;
+}
+const keyTexts = new Map<string, Map<string, KeyText>>();
+
+function keyTextOf(namespace: Namespace, name: string): KeyText {
+  let byName = keyTexts.get(namespace);
+  if (!byName) keyTexts.set(namespace, (byName = new Map()));
+  let text = byName.get(name);
+  if (!text) {
+    const key = attributeKey(namespace, name);
+    text = { key, json: JSON.stringify(key), arrayIndex: ARRAY_INDEX.test(key) };
+    // Names are a closed set in practice; an open-ended one (object attributes as names) must not grow this forever.
+    if (byName.size < 10_000) byName.set(name, text);
+  }
+  return text;
 }
 
 /**
