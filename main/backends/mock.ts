@@ -2,5 +2,3 @@
 // serve only when named (`--provider mock`, `platform: 'mock'`). Enough for tests and demos on any machine.
 import '../providers/mock/register.js';
 import '../platform/mock/register.js';
-// Its file read without a runtime (the CLI's query and snapshot over a mock file alone).
-import '../providers/mock/file-reader.js';

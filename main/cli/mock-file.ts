@@ -38,11 +38,11 @@ export interface OpenedMockFile {
 }
 
 /** The opened file when the command reads only a mock file (no other provider, no platform but the mock's or none). */
-export function openMockFile(options: RuntimeCliOptions): OpenedMockFile | undefined {
+export async function openMockFile(options: RuntimeCliOptions): Promise<OpenedMockFile | undefined> {
   const providers = options.provider ?? [];
   if (!options.mockFile || !providers.every((id) => id === 'mock')) return undefined;
   if (options.platform !== undefined && options.platform !== 'mock' && options.platform !== 'none') return undefined;
-  const reader = fileTreeReaderFor('mock');
+  const reader = await fileTreeReaderFor('mock');
   if (!reader) return undefined;
   const maxDepth = options.mockMaxDepth;
   const readOptions = maxDepth !== undefined ? { maxDepth } : {};
@@ -236,8 +236,8 @@ function startDeadline(tree: FileTree, timeoutMs: number | undefined): void {
 }
 
 /** `query` over a mock file alone; false when the fast path declines (the caller takes the general path). */
-export function queryMockFile(xpath: string, options: QueryOptions): boolean {
-  const opened = openMockFile(options);
+export async function queryMockFile(xpath: string, options: QueryOptions): Promise<boolean> {
+  const opened = await openMockFile(options);
   if (!opened) return false;
   const started = performance.now();
   const items = evaluateMockFile(opened, xpath, options.timeout);
@@ -261,7 +261,7 @@ export function queryMockFile(xpath: string, options: QueryOptions): boolean {
 
 /** `snapshot` over a mock file alone; false when the fast path declines. */
 export async function snapshotMockFile(xpath: string, options: SnapshotOptions): Promise<boolean> {
-  const opened = openMockFile(options);
+  const opened = await openMockFile(options);
   if (!opened) return false;
   const started = performance.now();
   const items = evaluateMockFile(opened, xpath, options.timeout);

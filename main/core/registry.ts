@@ -12,7 +12,7 @@ import type { ProviderFactory } from './provider.js';
 
 const providerFactories = new Map<string, ProviderFactory>();
 const platformFactories = new Map<string, PlatformFactory>();
-const fileTreeReaders = new Map<string, FileTreeReader>();
+const fileTreeReaders = new Map<string, () => Promise<FileTreeReader>>();
 
 export function registerProviderFactory(factory: ProviderFactory): void {
   providerFactories.set(factory.descriptor.id, factory);
@@ -22,13 +22,16 @@ export function registerPlatformFactory(factory: PlatformFactory): void {
   platformFactories.set(factory.id, factory);
 }
 
-/** A backend that can answer from its file alone, without a runtime (the mock backend). */
-export function registerFileTreeReader(reader: FileTreeReader): void {
-  fileTreeReaders.set(reader.backendId, reader);
+/**
+ * A backend that can answer from its file alone, without a runtime (the mock backend): `load` imports its reader
+ * when a command first reads a file, so that registering costs nothing.
+ */
+export function registerFileTreeReader(backendId: string, load: () => Promise<FileTreeReader>): void {
+  fileTreeReaders.set(backendId, load);
 }
 
-export function fileTreeReaderFor(backendId: string): FileTreeReader | undefined {
-  return fileTreeReaders.get(backendId);
+export function fileTreeReaderFor(backendId: string): Promise<FileTreeReader> | undefined {
+  return fileTreeReaders.get(backendId)?.();
 }
 
 export function listProviderFactories(): ProviderFactory[] {

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
 import { listProviderFactories, selectPlatformFactory, selectProviderFactories } from '../../core/registry.js';
-import '../../runtime/runtime.js';
 import { FALLBACK_DESKTOP } from '../../runtime/desktop.js';
 import type { DesktopInfo, DoubleClickSettings } from '../../core/platform.js';
 import type { AccessibilitySwitchState } from '../../core/provider.js';

@@ -25,7 +25,7 @@ export function registerQuery(program: Command): void {
   ).action(async (xpath: string, options: QueryOptions) => {
     if (options.mockFile) {
       const { queryMockFile } = await import('../mock-file.js');
-      if (queryMockFile(xpath, options)) return;
+      if (await queryMockFile(xpath, options)) return;
     }
     const opened = await openCommandRuntime(options, { prefetch: applicationsReached(xpath) });
     try {

@@ -71,11 +71,11 @@ test('query and snapshot over a mock file give the general path’s answers, in 
       runtime = await Runtime.create(runtimeOptionsFrom({ provider: ['mock'], mockFile: file }));
     } catch (error) {
       // A file both paths refuse (a RuntimeId given twice): with the same words.
-      assert.throws(() => openMockFile({ mockFile: file }), { message: (error as Error).message });
+      await assert.rejects(openMockFile({ mockFile: file }), { message: (error as Error).message });
       continue;
     }
     const service = new XPathService(runtime);
-    const opened = openMockFile({ mockFile: file })!;
+    const opened = (await openMockFile({ mockFile: file }))!;
     try {
       const r = seededRandom(seed * 7919);
       const queries = [...FIXED, ...Array.from({ length: 40 }, () => randomQuery(r))];

@@ -1,5 +1,4 @@
 import type { FileTreeReader } from '../../core/file-tree.js';
-import { registerFileTreeReader } from '../../core/registry.js';
 import { mockDesktopInfo } from '../../platform/mock/mock-platform.js';
 import { MockFileTree } from './file-tree.js';
 import { MOCK_DESCRIPTOR, loadMockTable } from './mock-provider.js';
@@ -10,5 +9,3 @@ export const mockFileTreeReader: FileTreeReader = {
   read: (file, options) => new MockFileTree(loadMockTable(file, options)),
   desktopInfo: (file, options) => mockDesktopInfo(file, options.maxDepth),
 };
-
-registerFileTreeReader(mockFileTreeReader);

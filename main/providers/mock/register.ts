@@ -1,4 +1,4 @@
-import { registerProviderFactory } from '../../core/registry.js';
+import { registerFileTreeReader, registerProviderFactory } from '../../core/registry.js';
 import type { ProviderFactory } from '../../core/provider.js';
 import { MOCK_DESCRIPTOR, mockFileOption, mockFileReadOptions } from './descriptor.js';
 
@@ -17,3 +17,5 @@ export const mockProviderFactory: ProviderFactory = {
 };
 
 registerProviderFactory(mockProviderFactory);
+// Its file read without a runtime (the CLI's query and snapshot over a mock file alone).
+registerFileTreeReader(MOCK_DESCRIPTOR.id, async () => (await import('./file-reader.js')).mockFileTreeReader);
