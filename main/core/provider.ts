@@ -135,6 +135,12 @@ export interface UiTreeProvider {
    * providers without hit testing leave it out.
    */
   nodesAtPoint?(point: { x: number; y: number }, processId: number | undefined): Promise<readonly ProviderNode[]>;
+  /**
+   * The element with this runtime id and its ancestors up to its top-level window, deepest first; empty when the
+   * provider does not find it (not its own, gone). Lets the runtime load an element an event named before the tree
+   * had loaded it; providers whose nodes are all loaded at once leave it out.
+   */
+  ancestryOf?(runtimeId: string): Promise<readonly ProviderNode[]>;
   /** Releases everything held on the host (connections, timers). Idempotent. */
   shutdown(): Promise<void>;
 }

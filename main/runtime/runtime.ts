@@ -174,6 +174,22 @@ export class Runtime implements NodeOwner {
     return out;
   }
 
+  /**
+   * The node with this runtime id, loaded down from its top-level window when the tree has not loaded it yet (the
+   * element a focus event named); undefined when no provider finds it there.
+   */
+  async load(runtimeId: string): Promise<RuntimeNode | undefined> {
+    const known = this.node(runtimeId);
+    if (known) return known;
+    for (const provider of this.providers) {
+      const ancestry = await provider.ancestryOf?.(runtimeId).catch((): readonly ProviderNode[] => []);
+      if (!ancestry || ancestry.length === 0) continue;
+      const chain = await this.resolveProviderChain([...ancestry].reverse());
+      if (chain.at(-1)?.runtimeId === runtimeId) return chain.at(-1);
+    }
+    return undefined;
+  }
+
   registerEventSink(sink: RuntimeEventSink): () => void {
     return this.dispatcher.register(sink);
   }

@@ -26,7 +26,7 @@ const FOCUS_QUERY_TIMEOUT_MS = 2000;
 const FOCUS_LOG_LIMIT = 64;
 /** How long after a navigation key (Tab, an arrow ...) its focus or selection change is waited for. */
 const KEY_EFFECT_MS = 300;
-/** How long a navigation key waits at most for the reads of focus and selection events that came in time. */
+/** How long a key waits at most for the reads of focus and selection events that came in time (or before it). */
 const LATE_READ_MS = 2000;
 /** How long a focus or selection event on an element the tree has not loaded waits for it to be loaded. */
 const UNKNOWN_NODE_WAIT_MS = 1000;
@@ -167,10 +167,20 @@ export class Recorder {
       );
     }
     const recorder = new Recorder(runtime, xpath, options.maxSteps ?? DEFAULT_MAX_STEPS);
-    recorder.unsubscribe = runtime.registerEventSink((event) => {
+    // Providers that tell focus gained apart (typed focus events) need no read of the state, which, late, would
+    // find a focus already moved on.
+    const typedFocus = runtime.providers.every((provider) => provider.watchUiEvents);
+    const stops = typedFocus
+      ? runtime.providers.map((provider) =>
+          provider.watchUiEvents!(new Set(['focus']), (event) => {
+            if (event.type === 'focus') recorder.focusGained(event.runtimeId, performance.now());
+          }),
+        )
+      : [];
+    const stopUpdates = runtime.registerEventSink((event) => {
       if (event.kind !== 'NodeUpdated') return;
       const at = performance.now();
-      const focus = !event.attributes || event.attributes.includes(AttributeNames.IsFocused);
+      const focus = !typedFocus && (!event.attributes || event.attributes.includes(AttributeNames.IsFocused));
       // Only an explicit selection change: a read on every update would ask the application more while it reacts.
       const selection = event.attributes?.includes(AttributeNames.IsSelected) === true;
       const node = runtime.node(event.runtimeId);
@@ -182,6 +192,10 @@ export class Recorder {
         recorder.track(recorder.updatedOnceKnown(event.runtimeId, at, focus, selection), at);
       }
     });
+    recorder.unsubscribe = () => {
+      stopUpdates();
+      for (const stop of stops) stop();
+    };
     recorder.recording = await device.start((event) => recorder.input(event));
     return recorder;
   }
@@ -420,12 +434,13 @@ export class Recorder {
 
   private async key(at: number, part: TypedPart): Promise<void> {
     const node = await this.focusAt(at);
+    // A navigation key is judged by what it did, even when the focus before it could not be told.
+    if (part.kind === 'chord' && (await this.navigated(at, part.keys, node))) return;
     if (!node) {
       this.unattributedCount++;
       this.changed();
       return;
     }
-    if (part.kind === 'chord' && (await this.navigated(at, part.keys, node))) return;
     const secure = node.isSecure;
     let added: TypedPart = part;
     if (secure && part.kind === 'text') {
@@ -451,6 +466,9 @@ export class Recorder {
    * FOCUS_SETTLE_MS passed. Without any focus event so far, the tree is asked once.
    */
   private async focusAt(at: number): Promise<RuntimeNode | undefined> {
+    // Focus events that came before the key may still be read (their element's state): their answers decide.
+    const earlier = [...this.reading].filter((read) => read.at <= at);
+    if (earlier.length > 0) await Promise.race([Promise.all(earlier.map((read) => read.done)), sleep(LATE_READ_MS)]);
     const moveAt = this.lastFocusMoveAt;
     if (moveAt < at && at - moveAt < FOCUS_SETTLE_MS) {
       while (performance.now() < moveAt + FOCUS_SETTLE_MS && !this.focusLog.some((entry) => entry.at >= moveAt)) {
@@ -471,17 +489,21 @@ export class Recorder {
    * in time, a text field's caret key, or an arrow key that only moved the focus (a window's late focus event after
    * a click must not turn a caret key into a focus step).
    */
-  private async navigated(at: number, keys: readonly string[], focused: RuntimeNode): Promise<boolean> {
+  private async navigated(at: number, keys: readonly string[], focused: RuntimeNode | undefined): Promise<boolean> {
     const key = keys.at(-1)!;
     const modifiers = keys.slice(0, -1);
     const isFocusKey = FOCUS_KEYS.has(key) && modifiers.every((modifier) => modifier === 'Shift');
     const isSelectionKey = SELECTION_KEYS.has(key) && modifiers.length === 0;
     if (!isFocusKey && !isSelectionKey) return false;
-    const patterns = await focused.supportedPatterns().catch((): readonly string[] => []);
-    if (isSelectionKey && (focused.isSecure || patterns.includes('TextEditable'))) return false;
     const deadline = at + KEY_EFFECT_MS;
     const effectNow = () => this.keyEffect(at, isFocusKey, isSelectionKey, focused);
+    // An effect already seen decides whatever the focus was: known only from asking the tree after the key, the
+    // focus may be where the key (or what came after it) moved it.
     let effect = await effectNow();
+    if (!effect && isSelectionKey) {
+      const patterns = (await focused?.supportedPatterns().catch(() => undefined)) ?? [];
+      if (focused?.isSecure || patterns.includes('TextEditable')) return false;
+    }
     while (!effect && performance.now() < deadline) {
       await sleep(10);
       effect = await effectNow();
@@ -507,32 +529,59 @@ export class Recorder {
     at: number,
     isFocusKey: boolean,
     isSelectionKey: boolean,
-    focused: RuntimeNode,
+    focused: RuntimeNode | undefined,
   ): Promise<{ kind: 'focus' | 'select'; node: RuntimeNode } | undefined> {
-    const selected = isSelectionKey ? this.selectionLog.findLast((entry) => entry.at >= at) : undefined;
+    const inTime = (entry: { at: number }) => entry.at >= at && entry.at <= at + KEY_EFFECT_MS;
+    const selected = isSelectionKey ? this.selectionLog.findLast(inTime) : undefined;
     if (selected) return { kind: 'select', node: selected.node };
-    const moved = this.focusLog.findLast((entry) => entry.at >= at && entry.node.runtimeId !== focused.runtimeId);
+    if (isFocusKey) {
+      const moved = this.focusLog.findLast((entry) => inTime(entry) && entry.node.runtimeId !== focused?.runtimeId);
+      return moved ? { kind: 'focus', node: moved.node } : undefined;
+    }
+    // The element focused before the key may be known only from asking the tree after it (a click on the row that
+    // had the focus announces no focus), so the one the key focused is not compared with it: being selected decides.
+    const moved = this.focusLog.findLast(inTime);
     if (!moved) return undefined;
-    if (isFocusKey) return { kind: 'focus', node: moved.node };
     // Its selected state as it is now: no event said it changed, so what the tree holds may be older.
     moved.node.invalidate({ children: false });
     const [entry] = await moved.node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
     return entry?.value.type === 'Bool' && entry.value.value ? { kind: 'select', node: moved.node } : undefined;
   }
 
-  /** A focus or selection event on an element the tree loads soon after (or never: then it is dropped). */
+  /** A focus or selection event on an element the tree has not loaded (dropped when it cannot be loaded in time). */
   private async updatedOnceKnown(runtimeId: string, at: number, focus: boolean, selection: boolean): Promise<void> {
-    const deadline = performance.now() + UNKNOWN_NODE_WAIT_MS;
-    let node = this.runtime.node(runtimeId);
-    while (!node && !this.stopped && performance.now() < deadline) {
-      await sleep(25);
-      node = this.runtime.node(runtimeId);
-    }
+    const node = await this.eventNode(runtimeId);
     if (!node) return;
     await Promise.all([
       focus ? this.focusUpdated(node, at) : undefined,
       selection ? this.selectionUpdated(node, at) : undefined,
     ]);
+  }
+
+  /** A typed focus event: its element gained the focus (loaded first when the tree has not loaded it). */
+  private focusGained(runtimeId: string, at: number): void {
+    const node = this.runtime.node(runtimeId);
+    if (node) this.logFocus(node, at);
+    else
+      this.track(
+        this.eventNode(runtimeId).then((loaded) => loaded && this.logFocus(loaded, at)),
+        at,
+      );
+  }
+
+  /** The element an event named, loaded when the tree has not loaded it yet; undefined when it cannot be in time. */
+  private async eventNode(runtimeId: string): Promise<RuntimeNode | undefined> {
+    const deadline = performance.now() + UNKNOWN_NODE_WAIT_MS;
+    // Loaded through its ancestors where the provider can; else once something else (a hit test) loaded it.
+    let node = await Promise.race([
+      this.runtime.load(runtimeId).catch(() => undefined),
+      sleep(UNKNOWN_NODE_WAIT_MS).then(() => undefined),
+    ]);
+    while (!node && !this.stopped && performance.now() < deadline) {
+      await sleep(25);
+      node = this.runtime.node(runtimeId);
+    }
+    return node;
   }
 
   /** Keeps a focus or selection event's read in `reading` until it is done. */
@@ -553,7 +602,10 @@ export class Recorder {
 
   private async focusUpdated(node: RuntimeNode, at: number): Promise<void> {
     const [entry] = await node.attributesNamed(AttributeNames.IsFocused).catch(() => []);
-    if (entry?.value.type !== 'Bool' || !entry.value.value) return;
+    if (entry?.value.type === 'Bool' && entry.value.value) this.logFocus(node, at);
+  }
+
+  private logFocus(node: RuntimeNode, at: number): void {
     this.focusLog.push({ node, at });
     this.focusLog.sort((a, b) => a.at - b.at);
     if (this.focusLog.length > FOCUS_LOG_LIMIT) this.focusLog.splice(0, this.focusLog.length - FOCUS_LOG_LIMIT);
@@ -564,7 +616,8 @@ export class Recorder {
       const { items } = await this.xpath.evaluate('//*[@IsFocused = true()]', { timeoutMs: FOCUS_QUERY_TIMEOUT_MS });
       const nodes = items.flatMap((item) => (item.type === 'node' ? [item.node] : []));
       const node = nodes.at(-1);
-      if (node) this.focusLog.push({ node, at: Number.NEGATIVE_INFINITY });
+      // Older than every focus event (the answer may come after some).
+      if (node) this.focusLog.unshift({ node, at: Number.NEGATIVE_INFINITY });
       return node;
     } catch {
       return undefined;

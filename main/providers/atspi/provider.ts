@@ -619,27 +619,60 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     const out: AtspiNode[] = [deepest];
     let current = deepest.data;
     for (let depth = 0; depth < 200 && current.key !== window.runtimeId; depth++) {
-      let parent = current.parentKey ? this.store.get(current.parentKey) : undefined;
-      if (!parent) {
-        try {
-          const ref = await this.calls.getParent(current.ref);
-          if (isNullRef(ref)) break;
-          parent = this.store.get(runtimeIdOf(ref));
-          if (!parent) {
-            parent = newNodeData(ref, current.app, undefined, await this.loader.fetchHeader(ref));
-            this.store.put(parent);
-          }
-          current.parentKey = parent.key;
-        } catch {
-          break;
-        }
-      }
-      if (out.some((node) => node.runtimeId === parent.key)) break;
+      const parent = await this.parentOf(current).catch(() => undefined);
+      if (!parent || out.some((node) => node.runtimeId === parent.key)) break;
       out.push(this.nodeFor(parent));
       current = parent;
     }
     if (out[out.length - 1]?.runtimeId !== window.runtimeId) return chain.reverse();
     return out;
+  }
+
+  /**
+   * The element with this runtime id and its ancestors up to its top-level window, deepest first, read as needed (an
+   * element an event named before anything loaded it); empty when it is gone or in no window of a known application.
+   */
+  async ancestryOf(runtimeId: string): Promise<readonly ProviderNode[]> {
+    const ref = this.store.get(runtimeId)?.ref ?? refOfRuntimeId(runtimeId);
+    if (!ref || ref[1] === ROOT_PATH) return [];
+    if (!this.apps.has(ref[0])) await this.roots();
+    const app = this.apps.get(ref[0])?.app;
+    if (!app || (app.processId !== undefined && this.excluded.has(app.processId))) return [];
+    try {
+      let current = this.store.get(runtimeId);
+      if (!current || current.stale) {
+        const header = await this.loader.fetchHeader(ref);
+        if (current) Object.assign(current, header, { stale: false });
+        else this.store.put((current = newNodeData(ref, app, undefined, header)));
+      }
+      const out: AtspiNode[] = [this.nodeFor(current)];
+      for (let depth = 0; depth < 200; depth++) {
+        const parent = await this.parentOf(current);
+        if (!parent || out.some((node) => node.runtimeId === parent.key)) return [];
+        if (parent.ref[1] === ROOT_PATH) return out;
+        out.push(this.nodeFor(parent));
+        current = parent;
+      }
+      return [];
+    } catch (error) {
+      if (isGoneError(error)) return [];
+      throw error;
+    }
+  }
+
+  /** A node's parent from the store, else asked (and kept); undefined at the top. */
+  private async parentOf(data: NodeData): Promise<NodeData | undefined> {
+    const held = data.parentKey ? this.store.get(data.parentKey) : undefined;
+    if (held) return held;
+    const ref = await this.calls.getParent(data.ref);
+    if (isNullRef(ref)) return undefined;
+    let parent = this.store.get(runtimeIdOf(ref));
+    if (!parent) {
+      parent = newNodeData(ref, data.app, undefined, await this.loader.fetchHeader(ref));
+      this.store.put(parent);
+    }
+    data.parentKey = parent.key;
+    return parent;
   }
 
   private checkRunning(): void {
