@@ -120,6 +120,7 @@ async function main(): Promise<void> {
       const coldPaths: Array<[string, string[]]> = [
         ['snapshot.default.cold', ['snapshot', app, '--format', 'json']],
         ['query.button.cold', ['query', button, '--stats']],
+        ['query.button.scoped.cold', ['query', `${app}${button}`, '--stats']],
       ];
       for (const { label, bin } of clis) {
         for (const [name, args] of coldPaths) {

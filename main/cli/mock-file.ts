@@ -1,7 +1,7 @@
-import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { attributeValueOf, type AttributeEntry } from '../../shared/model/attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { namespaceFromUri, type Namespace } from '../../shared/model/namespaces.js';
-import { parseValueText, uiBool, uiInteger, uiNumber, uiString, type UiValue } from '../../shared/model/values.js';
+import { uiBool, uiInteger, uiNumber, uiString, type UiValue } from '../../shared/model/values.js';
 import { compileFastPath, FastPathFallback, type FastItemMaker } from '../../shared/xpath/fast/index.js';
 import { DESKTOP_RUNTIME_ID, DesktopSource, FALLBACK_DESKTOP } from '../runtime/desktop.js';
 import type { FileTree } from '../core/file-tree.js';
@@ -145,14 +145,8 @@ export function evaluateMockFile(
     if (item.type === 'value') return item;
     if (item.type === 'node') return { type: 'node', node: view(item.node) };
     const owner = view(item.owner);
-    const entry = owner.attributesNamed(item.name).find((candidate) => candidate.namespace === item.namespace);
-    return {
-      type: 'attribute',
-      owner,
-      namespace: item.namespace,
-      name: item.name,
-      value: entry?.value ?? parseValueText(item.text),
-    };
+    const value = attributeValueOf(owner.attributesNamed(item.name), item.namespace, item.text);
+    return { type: 'attribute', owner, namespace: item.namespace, name: item.name, value };
   });
 }
 

@@ -1,7 +1,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
-import type { AttributeEntry } from '../../shared/model/attributes.js';
+import { attributeValueOf } from '../../shared/model/attributes.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
-import { parseValueText, uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
+import { uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime, NodeInvalidation } from '../runtime/runtime.js';
 import { BridgeHost } from './bridge-host.js';
@@ -238,15 +238,8 @@ export class WorkerLane {
     }
     const owner = bridge.nodeOf(item.h);
     if (!owner) throw new InspectorError('internal', `the XPath worker answered an unknown node handle ${item.h}`);
-    const entries: readonly AttributeEntry[] = await owner.attributesNamed(item.name);
-    const entry = entries.find((candidate) => candidate.namespace === item.ns);
-    return {
-      type: 'attribute',
-      owner,
-      namespace: item.ns,
-      name: item.name,
-      value: entry?.value ?? parseValueText(item.text),
-    };
+    const value = attributeValueOf(await owner.attributesNamed(item.name), item.ns, item.text);
+    return { type: 'attribute', owner, namespace: item.ns, name: item.name, value };
   }
 
   /** The worker's results, the attributes among them with their typed values. */

@@ -1,6 +1,6 @@
 import type { Namespace } from './namespaces.js';
 import type { UiValue } from './values.js';
-import { uiInteger, uiNumber } from './values.js';
+import { parseValueText, uiInteger, uiNumber } from './values.js';
 
 /** Canonical attribute names (PascalCase), so that no part of the code spells them by hand. */
 export const AttributeNames = {
@@ -85,6 +85,14 @@ export interface AttributeEntry {
   value: UiValue;
   /** True for aliases the runtime derives from a structured value (Bounds.X ...). */
   derived?: boolean;
+}
+
+/**
+ * The typed value of an attribute an XPath answered as text: the owner's own entry in that namespace when it has one,
+ * else the text read as a value.
+ */
+export function attributeValueOf(entries: readonly AttributeEntry[], namespace: Namespace, text: string): UiValue {
+  return entries.find((entry) => entry.namespace === namespace)?.value ?? parseValueText(text);
 }
 
 const RECT_PARTS = [
