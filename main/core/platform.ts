@@ -64,8 +64,9 @@ export interface PointerCaptureDevice {
 
 /**
  * A copy of one device event as the X server (or another platform) processed it, for recording what the user does.
- * `at` is this process's clock (performance.now()) when the event was read; `serverTime` the platform's own
- * timestamp in milliseconds (X: the event's Time), which orders events and measures double clicks.
+ * `at` is when it happened on this process's clock (performance.now()), never after it was read, so that the
+ * accessibility events it caused come after it; `serverTime` the platform's own timestamp in milliseconds (X: the
+ * event's Time), which orders events and measures double clicks.
  */
 export type RecordedInput =
   | {

@@ -8,6 +8,7 @@ import {
   type RecordedStep,
   type TypedPart,
 } from '../../shared/recording/steps.js';
+import type { UiEventType } from '../../shared/model/ui-events.js';
 import type { InputRecording, PointerButton, RecordedInput } from '../core/platform.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -170,13 +171,20 @@ export class Recorder {
     // Providers that tell focus gained apart (typed focus events) need no read of the state, which, late, would
     // find a focus already moved on.
     const typedFocus = runtime.providers.every((provider) => provider.watchUiEvents);
-    const stops = typedFocus
-      ? runtime.providers.map((provider) =>
-          provider.watchUiEvents!(new Set(['focus']), (event) => {
-            if (event.type === 'focus') recorder.focusGained(event.runtimeId, performance.now());
-          }),
-        )
-      : [];
+    // A list or tree whose items announce nothing announces its selection as a whole (GTK 3's tree view).
+    const kinds = new Set<UiEventType>(typedFocus ? ['focus', 'selection-changed'] : ['selection-changed']);
+    const stops = runtime.providers.flatMap((provider) =>
+      provider.watchUiEvents
+        ? [
+            provider.watchUiEvents(kinds, (event) => {
+              const at = performance.now();
+              if (event.type === 'focus') recorder.focusGained(event.runtimeId, at);
+              else if (event.type === 'selection-changed')
+                recorder.track(recorder.containerSelected(event.runtimeId, at), at);
+            }),
+          ]
+        : [],
+    );
     const stopUpdates = runtime.registerEventSink((event) => {
       if (event.kind !== 'NodeUpdated') return;
       const at = performance.now();
@@ -593,7 +601,28 @@ export class Recorder {
 
   private async selectionUpdated(node: RuntimeNode, at: number): Promise<void> {
     const [entry] = await node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
-    if (entry?.value.type !== 'Bool' || !entry.value.value) return;
+    if (entry?.value.type === 'Bool' && entry.value.value) this.logSelection(node, at);
+  }
+
+  /**
+   * A container's selection changed: the item it names selected now (read through its SelectedItems) is logged as
+   * selected. Of several (a table row's cells, a multiple selection) the one focused last, else the first.
+   */
+  private async containerSelected(runtimeId: string, at: number): Promise<void> {
+    const container = this.runtime.node(runtimeId) ?? (await this.eventNode(runtimeId));
+    if (!container) return;
+    // What the tree holds may be older: no event told it that this attribute changed.
+    container.invalidate({ children: false });
+    const [entry] = await container.attributesNamed(AttributeNames.SelectedItems).catch(() => []);
+    const ids =
+      entry?.value.type === 'Array' ? entry.value.value.flatMap((v) => (v.type === 'String' ? [v.value] : [])) : [];
+    if (ids.length === 0) return;
+    const focused = this.focusLog.findLast((logged) => ids.includes(logged.node.runtimeId));
+    const item = focused?.node ?? this.runtime.node(ids[0]!) ?? (await this.eventNode(ids[0]!));
+    if (item) this.logSelection(item, at);
+  }
+
+  private logSelection(node: RuntimeNode, at: number): void {
     this.selectionLog.push({ node, at });
     this.selectionLog.sort((a, b) => a.at - b.at);
     if (this.selectionLog.length > FOCUS_LOG_LIMIT)

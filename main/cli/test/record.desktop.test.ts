@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Point } from '../../../shared/model/values.js';
 import type { LaunchedApp } from '../../../e2e/support/apps.js';
-import { launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
+import { fixtureUrl, launchChromium, launchPythonGtkApp, sessionEnv } from '../../../e2e/support/apps.js';
 import { snapshotWithoutGeometry } from '../../../e2e/support/gtk3-demo-flow.js';
 import { projectRoot } from '../../../e2e/support/paths.js';
 import { renderRecording } from '../../../shared/recording/export.js';
@@ -24,7 +24,9 @@ import { XPathService } from '../../xpath/xpath-service.js';
 // is recorded, exported as a shell script of this CLI and as dogtail, and each export replays against a freshly started
 // form to the same end state: the form's snapshot (default attributes, geometry left out) read through AT-SPI.
 // The password typed is never in any script. A colour list (e2e/fixtures/gtk3-colour-list.py) records Down in a list
-// as a select step and Tab as a focus step, and replays likewise.
+// as a select step and Tab as a focus step, and replays likewise; so do Down in a GTK 3 tree view
+// (e2e/fixtures/gtk3-tree-list.py) and in Chromium's listboxes (e2e/fixtures/listbox.html), which announce a
+// selection on the list as a whole (selection-changed) as well as on its items.
 
 const bin = path.join(projectRoot(), 'bin', 'platynui-inspector');
 const FORM = "//Frame[@Name='Recorder form']";
@@ -323,6 +325,141 @@ describe('record: a colour list flow with focus and select steps replays from it
       await eventually(entries, 'ok|fine', 'the replayed typing');
       assert.equal(selections(), END_SELECTIONS);
       assert.equal(snapshotWithoutGeometry(sessionEnv(), LIST), recordedState);
+    });
+  }
+});
+
+/** Types each key in turn and waits until `read` shows what the key should have done. */
+async function typeAndSee(
+  keyboard: KeyboardController,
+  read: () => string,
+  keys: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
+  for (const [key, expected] of keys) {
+    await keyboard.type(key);
+    await eventually(read, expected, key);
+  }
+}
+
+/** The recorded steps as the tests compare them: kind, role and name of each. */
+const summary = (steps: readonly RecordedStep[]) =>
+  steps.map((step) => [step.action.kind, step.target.role, step.target.name]);
+
+// Down, Down in a GTK 3 tree view after Tab into it: one select step on the row reached, read from the tree view's
+// selection (its SelectedItems) or the row's own events, whichever came; it replays to the same selected row.
+describe('record: Down in a GTK 3 tree view is a select step that replays (desktop)', () => {
+  const WINDOW = "//Frame[@Name='Fruit list']";
+  let app: LaunchedApp | undefined;
+  let steps: RecordedStep[] = [];
+
+  const fruit = () => cli(['query', `string(${WINDOW}//Label[@Description='fruit-status']/@Name)`]).stdout.trim();
+  const selectedRows = () =>
+    cli([
+      'query',
+      `string-join(${WINDOW}//Table[@Name='Fruits']/item:TableCell[@IsSelected = true()]/@Name, ',')`,
+    ]).stdout.trim();
+
+  async function freshTree(): Promise<void> {
+    await app?.stop();
+    app = await launchPythonGtkApp('gtk3-tree-list.py', sessionEnv(), { args: ['700', '160'] });
+    await eventually(() => cli(['query', `count(${WINDOW}//Text[@Name='Before'])`]).stdout.trim(), '1', 'the tree');
+  }
+
+  after(async () => app?.stop());
+
+  test('records Tab into the tree as a focus step and Down, Down as one select step on Cherry', async () => {
+    await freshTree();
+    steps = await recordFlow(
+      async (at) => ({ before: await at(`${WINDOW}//Text[@Name='Before']`) }),
+      async ({ pointer, keyboard }, points) => {
+        await pointer.click(points.before);
+        await sleep(600);
+        await typeAndSee(keyboard, fruit, [
+          ['<Tab>', 'fruit Apple'],
+          ['<Down>', 'fruit Banana'],
+          ['<Down>', 'fruit Cherry'],
+        ]);
+        await sleep(600);
+      },
+    );
+    assert.deepEqual(summary(steps), [
+      ['click', 'Text', 'Before'],
+      ['focus', 'Table', 'Fruits'],
+      ['select', 'TableCell', 'Cherry'],
+    ]);
+    for (const step of steps) assert.ok(step.target.locators.length > 0, `${step.target.name}: a verified locator`);
+  });
+
+  for (const format of ['cli', 'dogtail'] as const) {
+    test(`the ${format === 'cli' ? 'shell script of CLI commands' : 'dogtail script'} selects Cherry in a fresh tree`, async () => {
+      assert.ok(steps.length > 0, 'the recording test ran');
+      await freshTree();
+      assert.equal(selectedRows(), '');
+      replay(format, steps);
+      await eventually(fruit, 'fruit Cherry', 'the replayed selection');
+      assert.equal(selectedRows(), 'Cherry');
+    });
+  }
+});
+
+// Chromium's listboxes: a native <select size> and an ARIA listbox with aria-activedescendant. Down moves the
+// selection in each; both are select steps on the option reached and replay to the same selections.
+describe('record: Down in Chromium listboxes is a select step that replays (desktop)', () => {
+  const PAGE = "//Frame[contains(@Name, 'Listbox fixture ready')]";
+  let browser: LaunchedApp | undefined;
+  let steps: RecordedStep[] = [];
+
+  const selections = () => cli(['query', `string(${PAGE}//*[@Name='listbox-status']/@Text)`]).stdout.trim();
+  const selectedOptions = () =>
+    cli(['query', `string-join(${PAGE}//ListBox/item:ListItem[@IsSelected = true()]/@Name, ',')`]).stdout.trim();
+
+  async function freshPage(): Promise<void> {
+    await browser?.stop();
+    browser = await launchChromium(sessionEnv(), fixtureUrl('listbox.html'), {
+      title: 'Listbox fixture ready',
+      windowSize: { width: 900, height: 700 },
+    });
+    await eventually(selections, 'none|none', 'the page');
+  }
+
+  after(async () => browser?.stop());
+
+  test('records Down, Down in each listbox as one select step on the option reached', async () => {
+    await freshPage();
+    steps = await recordFlow(
+      async (at) => ({ mercury: await at(`${PAGE}//ListBox[@Name='Planets']/item:ListItem[@Name='Mercury']`) }),
+      async ({ pointer, keyboard }, points) => {
+        await pointer.click(points.mercury);
+        await eventually(selections, 'Mercury|none', 'the click');
+        await typeAndSee(keyboard, selections, [
+          ['<Down>', 'Venus|none'],
+          ['<Down>', 'Earth|none'],
+        ]);
+        await keyboard.type('<Tab>');
+        await sleep(600);
+        await typeAndSee(keyboard, selections, [
+          ['<Down>', 'Earth|Iron'],
+          ['<Down>', 'Earth|Copper'],
+        ]);
+        await sleep(600);
+      },
+    );
+    assert.deepEqual(summary(steps), [
+      ['click', 'ListItem', 'Mercury'],
+      ['select', 'ListItem', 'Earth'],
+      ['focus', 'ListBox', 'Metals'],
+      ['select', 'ListItem', 'Copper'],
+    ]);
+    for (const step of steps) assert.ok(step.target.locators.length > 0, `${step.target.name}: a verified locator`);
+  });
+
+  for (const format of ['cli', 'dogtail'] as const) {
+    test(`the ${format === 'cli' ? 'shell script of CLI commands' : 'dogtail script'} selects Earth and Copper in a fresh page`, async () => {
+      assert.ok(steps.length > 0, 'the recording test ran');
+      await freshPage();
+      replay(format, steps);
+      await eventually(selections, 'Earth|Copper', 'the replayed selections');
+      assert.equal(selectedOptions(), 'Earth,Copper');
     });
   }
 });

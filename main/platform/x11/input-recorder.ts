@@ -189,6 +189,8 @@ class X11InputRecording implements InputRecording {
   private readonly callback: bigint;
   private readonly decoder: KeyDecoder;
   private readonly pending: Uint8Array[] = [];
+  /** The least (read time - server time) seen: the clocks' offset plus the shortest wait for a poll. */
+  private clockOffset = Number.POSITIVE_INFINITY;
   private stopped = false;
   onStop: (() => void) | undefined;
 
@@ -231,8 +233,8 @@ class X11InputRecording implements InputRecording {
     this.record.XRecordProcessReplies(this.data.display);
     if (this.pending.length === 0) return;
     this.decoder.refresh();
-    const at = performance.now();
-    const events = this.pending.splice(0).flatMap((bytes) => this.decodeEvent(bytes, at));
+    const readAt = performance.now();
+    const events = this.pending.splice(0).flatMap((bytes) => this.decodeEvent(bytes, readAt));
     for (const event of events) {
       try {
         this.listener(event);
@@ -242,11 +244,12 @@ class X11InputRecording implements InputRecording {
     }
   }
 
-  private decodeEvent(bytes: Uint8Array, at: number): RecordedInput[] {
+  private decodeEvent(bytes: Uint8Array, readAt: number): RecordedInput[] {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const type = view.getUint8(0) & 0x7f;
     const detail = view.getUint8(1);
     const serverTime = view.getUint32(4, true);
+    const at = this.happenedAt(serverTime, readAt);
     const point = { x: view.getInt16(20, true), y: view.getInt16(22, true) };
     switch (type) {
       case MotionNotify:
@@ -270,6 +273,18 @@ class X11InputRecording implements InputRecording {
       default:
         return [];
     }
+  }
+
+  /**
+   * When the event happened on this process's clock: its server time moved by the clocks' offset, learnt from the
+   * events read so far. A poll reads an event up to POLL_MS (more on a busy event loop) after it came, later than the
+   * application's accessibility events it caused, which must not look as if they came before it.
+   */
+  private happenedAt(serverTime: number, readAt: number): number {
+    const offset = readAt - serverTime;
+    // X time wraps around at 2^32 ms: an offset that far from the last is learnt anew.
+    if (offset < this.clockOffset || offset - this.clockOffset > 2 ** 31) this.clockOffset = offset;
+    return Math.min(readAt, serverTime + this.clockOffset);
   }
 
   private ownAt(point: Point): boolean {

@@ -4,7 +4,7 @@ import { AttributeNames, SECRET_ATTRIBUTE_NAMES, isAliasName } from '../../../sh
 import { InspectorError } from '../../../shared/model/errors.js';
 import { attributeKey, qualifiedRole, type Namespace } from '../../../shared/model/namespaces.js';
 import type { UiValue } from '../../../shared/model/values.js';
-import { uiBool, uiPoint, uiRect, uiString } from '../../../shared/model/values.js';
+import { uiArray, uiBool, uiPoint, uiRect, uiString } from '../../../shared/model/values.js';
 import type { SnapshotNode } from '../../../shared/snapshot/model.js';
 import {
   tableChildren,
@@ -242,6 +242,17 @@ export class MockNode implements ProviderNode {
     }
   }
 
+  /**
+   * A container that provides its selection (SelectionProvider) announces it as a whole, as GTK 3's tree view does
+   * for rows it made no accessible for: SelectedItems and selection-changed on the container, nothing on the items.
+   */
+  private selectOnly(item: MockNode): void {
+    for (const child of this.children_) child.set(AttributeNames.IsSelected, uiBool(child === item));
+    this.set(AttributeNames.SelectedItems, uiArray([uiString(item.runtimeId)]));
+    this.provider.emit({ kind: 'NodeUpdated', runtimeId: this.runtimeId, attributes: [AttributeNames.SelectedItems] });
+    this.provider.emitUi({ type: 'selection-changed', runtimeId: this.runtimeId });
+  }
+
   async performAction(request: ActionRequest): Promise<void> {
     if (this.removed) throw new InspectorError('stale-node', `${this.runtimeId} no longer exists`);
     const action = request.action;
@@ -291,6 +302,11 @@ export class MockNode implements ProviderNode {
         break;
       case 'select':
         this.require('Selectable', 'be selected');
+        if (this.parent?.patterns.includes('SelectionProvider')) {
+          this.parent.selectOnly(this);
+          this.provider.log.push(`select ${this.runtimeId}`);
+          return;
+        }
         for (const sibling of this.parent?.children_ ?? []) {
           if (sibling !== this && sibling.current('control', AttributeNames.IsSelected)) {
             sibling.set(AttributeNames.IsSelected, uiBool(false));

@@ -184,3 +184,92 @@ describe('Recorder (mock desktop)', () => {
     }
   });
 });
+
+// A list that announces a selection only as a whole (GTK 3's tree view for rows it made no accessible for, a web
+// listbox): selection-changed on the list and its SelectedItems, nothing on the items.
+const QUIET_LIST = `<?xml version="1.0" encoding="UTF-8"?>
+<snapshot xmlns="urn:platynui:control" xmlns:item="urn:platynui:item" xmlns:app="urn:platynui:app">
+  <app:Application Name="Grocer" RuntimeId="mock:app-grocer" ProcessId="4343" SupportedPatterns='["Application"]'>
+    <Window Name="Fruit list" RuntimeId="mock:window-fruit" Bounds='{"x":100,"y":80,"width":400,"height":300}' IsVisible="true" IsEnabled="true" SupportedPatterns='["Element"]'>
+      <List Name="Fruits" RuntimeId="mock:list-fruits" Bounds='{"x":110,"y":90,"width":200,"height":100}' IsVisible="true" IsEnabled="true" IsFocused="false" SupportedPatterns='["Element","Focusable","SelectionProvider"]'>
+        <item:ListItem Name="Apple" RuntimeId="mock:fruit-apple" Bounds='{"x":110,"y":90,"width":200,"height":20}' IsVisible="true" IsEnabled="true" IsSelected="true" SupportedPatterns='["Element","Selectable"]'/>
+        <item:ListItem Name="Banana" RuntimeId="mock:fruit-banana" Bounds='{"x":110,"y":110,"width":200,"height":20}' IsVisible="true" IsEnabled="true" IsSelected="false" SupportedPatterns='["Element","Selectable"]'/>
+        <item:ListItem Name="Cherry" RuntimeId="mock:fruit-cherry" Bounds='{"x":110,"y":130,"width":200,"height":20}' IsVisible="true" IsEnabled="true" IsSelected="false" SupportedPatterns='["Element","Selectable"]'/>
+      </List>
+    </Window>
+  </app:Application>
+</snapshot>
+`;
+
+describe('Recorder: a list that announces its selection only as a whole (mock desktop)', () => {
+  let runtime: Runtime;
+  let xpath: XPathService;
+  let keyboard: KeyboardController;
+
+  const item = async (name: string): Promise<RuntimeNode> => {
+    const { items } = await xpath.evaluate(`//item:ListItem[@Name='${name}']`);
+    const found = items.flatMap((entry) => (entry.type === 'node' ? [entry.node] : []));
+    assert.equal(found.length, 1, name);
+    return found[0]!;
+  };
+
+  before(async () => {
+    runtime = await Runtime.create({
+      providers: ['mock'],
+      platform: 'mock',
+      backendOptions: { mock: { text: QUIET_LIST, source: 'quiet list' } },
+    });
+    xpath = new XPathService(runtime);
+    keyboard = new KeyboardController((runtime.platform as MockDevices).keyboard);
+  });
+
+  after(async () => {
+    await xpath.close();
+    await runtime.shutdown();
+  });
+
+  it('records arrow keys that moved the selection as one select step on the item the list names, in every format', async () => {
+    const [banana, cherry] = [await item('Banana'), await item('Cherry')];
+    const { items } = await xpath.evaluate("//List[@Name='Fruits']");
+    const list = items[0]?.type === 'node' ? items[0].node : undefined;
+    assert.ok(list);
+    const recorder = await Recorder.start(runtime, xpath);
+    await list.performAction({ action: 'focus' });
+    await keyboard.type('<Down>');
+    await banana.performAction({ action: 'select' }); // the application's answer to the key
+    await keyboard.type('<Down>');
+    await cherry.performAction({ action: 'select' });
+    await keyboard.type('<Down>'); // at the end of the list: nothing is selected, the key is typed
+    const steps = await recorder.stop();
+    assert.deepEqual(
+      steps.map((step) => [step.action, step.target.role, step.target.name]),
+      [
+        [{ kind: 'select' }, 'ListItem', 'Cherry'],
+        [{ kind: 'type', parts: [{ kind: 'chord', keys: ['Down'] }] }, 'List', 'Fruits'],
+      ],
+    );
+    assert.equal(steps[0]!.target.locators[0]?.xpath, "//item:ListItem[@Name='Cherry']");
+    const scripts = {
+      cli: /retry "\$PLATYNUI" select '\/\/item:ListItem\[@Name='\\''Cherry'\\''\]'/,
+      dogtail: /name="Cherry"\), recursive=True, retry=True\)\n {4}node\.select\(\)/,
+      python: /find\(rt, "\/\/item:ListItem\[@Name='Cherry'\]"\)\n {4}rt\.pointer_click\(click_point\(node\)/,
+      robot: /Pointer Click {4}\/\/item:ListItem\[@Name='Cherry'\]/,
+    } as const;
+    for (const [format, expected] of Object.entries(scripts)) {
+      assert.match(renderRecording(format as keyof typeof scripts, steps), expected, format);
+    }
+  });
+
+  it('leaves a selection the list announced before the key out of it', async () => {
+    const [apple] = [await item('Apple')];
+    const recorder = await Recorder.start(runtime, xpath);
+    await apple.performAction({ action: 'select' }); // not by a key (a click, the application itself)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await keyboard.type('<Up>');
+    const steps = await recorder.stop();
+    assert.deepEqual(
+      steps.map((step) => [step.action.kind, step.target.role, step.target.name]),
+      [['type', 'List', 'Fruits']],
+    );
+  });
+});
