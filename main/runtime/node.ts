@@ -19,6 +19,17 @@ function nameSet(names: readonly string[]): ReadonlySet<string> {
   return set;
 }
 
+const BOUNDS_ALIAS = /\.(X|Y|Width|Height)$/;
+const aliasLists = new WeakMap<readonly string[], boolean>();
+
+/** Whether a list names a bounds alias (`Bounds.X` ...), answered once per long list (a walk asks every node). */
+function namesAlias(names: readonly string[]): boolean {
+  if (names.length <= 2) return names.some((name) => BOUNDS_ALIAS.test(name));
+  let alias = aliasLists.get(names);
+  if (alias === undefined) aliasLists.set(names, (alias = names.some((name) => BOUNDS_ALIAS.test(name))));
+  return alias;
+}
+
 /** What a node needs from the runtime that owns it. */
 export interface NodeOwner {
   adopt(source: ProviderNode, parent: RuntimeNode, technology: string): RuntimeNode;
@@ -256,7 +267,7 @@ export class RuntimeNode {
       return out;
     }
     if (!this.idDefinitive) return undefined;
-    if (localNames.some((localName) => /\.(X|Y|Width|Height)$/.test(localName))) return undefined;
+    if (namesAlias(localNames)) return undefined;
     const listed = this.source.peekAttributes?.(nameSet(localNames));
     if (!listed) return undefined;
     for (const localName of localNames) {

@@ -1,15 +1,9 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
-import { attributeKey, parseAttributeKey } from '../../shared/model/namespaces.js';
+import { attributeKey, parseAttributeKey, type Namespace } from '../../shared/model/namespaces.js';
 import { DEFAULT_PRIORITY } from '../../shared/locators/config.js';
 import { formatValueText } from '../../shared/model/values.js';
 import { LocatorIndex, proposeLocators, proposeXPaths, type Locator } from '../../shared/locators/generate.js';
-import {
-  buildLocatorTree,
-  type LocatorNode,
-  type LocatorNodeInit,
-  LocatorXdmTree,
-  type LocatorTree,
-} from '../../shared/locators/tree.js';
+import { makeRoot, type LocatorNode, LocatorXdmTree, type LocatorTree } from '../../shared/locators/tree.js';
 import { selectNodesFast, verifyLocators } from '../../shared/locators/verify-candidates.js';
 import { dogtailPath } from '../../shared/export/dogtail.js';
 import {
@@ -22,26 +16,53 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes } from './select-nodes.js';
-import type { CollectedNode } from './snapshot.js';
+/** A node as locators see it: attribute values as XPath strings by key, the Name always among them. */
+interface CapturedNode {
+  readonly runtimeId: string;
+  readonly name: string;
+  readonly namespace: Namespace;
+  readonly role: string;
+  readonly attributes: ReadonlyMap<string, string>;
+  readonly children: readonly CapturedNode[];
+}
 
-function toInit(node: CollectedNode, full: ReadonlyMap<string, readonly AttributeEntry[]>): LocatorNodeInit {
+function attributeTexts(entries: readonly AttributeEntry[], name: string): Map<string, string> {
   const attributes = new Map<string, string>();
-  for (const entry of full.get(node.runtimeId) ?? node.attributes)
-    attributes.set(attributeKey(entry.namespace, entry.name), formatValueText(entry.value));
-  return {
-    namespace: node.namespace,
-    role: node.role,
-    name: node.name,
-    key: node.runtimeId,
-    attributes,
-    children: node.children.map((child) => toInit(child, full)),
+  for (const entry of entries) attributes.set(attributeKey(entry.namespace, entry.name), formatValueText(entry.value));
+  if (!attributes.has('Name')) attributes.set('Name', name);
+  return attributes;
+}
+
+/**
+ * The LocatorTree of a capture (what buildLocatorTree makes of it), the nodes in `full` with those attributes instead
+ * of the captured ones. The captured attribute maps are shared, not copied: a LocatorTree does not change them.
+ */
+function locatorTreeOf(desktop: CapturedNode, full: ReadonlyMap<string, readonly AttributeEntry[]>): LocatorTree {
+  const root = makeRoot();
+  const nodes: LocatorNode[] = [];
+  const add = (captured: CapturedNode, parent: LocatorNode): void => {
+    const entries = full.get(captured.runtimeId);
+    const node: LocatorNode = {
+      namespace: captured.namespace,
+      role: captured.role,
+      name: captured.name,
+      attributes: entries ? attributeTexts(entries, captured.name) : captured.attributes,
+      parent,
+      children: [],
+      key: captured.runtimeId,
+    };
+    parent.children.push(node);
+    nodes.push(node);
+    for (const child of captured.children) add(child, node);
   };
+  for (const top of desktop.children) add(top, root);
+  return { root, nodes };
 }
 
 /** The desktop with the priority list's attributes of every node, captured once per tree generation (per runtime). */
-const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<CollectedNode> }>();
+const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<CapturedNode> }>();
 
-function priorityCapture(runtime: Runtime): Promise<CollectedNode> {
+function priorityCapture(runtime: Runtime): Promise<CapturedNode> {
   const known = captures.get(runtime);
   if (known && known.generation === runtime.generation) return known.desktop;
   const generation = runtime.generation;
@@ -53,7 +74,7 @@ function priorityCapture(runtime: Runtime): Promise<CollectedNode> {
   return desktop;
 }
 
-function capturePriorityAttributes(runtime: Runtime): Promise<CollectedNode> {
+function capturePriorityAttributes(runtime: Runtime): Promise<CapturedNode> {
   const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
   const wanted = new Set(DEFAULT_PRIORITY);
   const keep = (entries: readonly AttributeEntry[]) =>
@@ -65,22 +86,22 @@ function capturePriorityAttributes(runtime: Runtime): Promise<CollectedNode> {
     const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
     return keep(found.flat());
   };
-  const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: CollectedNode[]) => ({
+  const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: CapturedNode[]) => ({
     runtimeId: node.runtimeId,
     name: node.name,
     namespace: node.namespace,
     role: node.role,
-    attributes: [...attributes],
+    attributes: attributeTexts(attributes, node.name),
     children,
   });
   const below = (node: RuntimeNode, attributes: readonly AttributeEntry[], list: readonly RuntimeNode[]) => {
     const children = list.map(collect);
     if (children.some((child) => child instanceof Promise))
       return Promise.all(children).then((done) => shaped(node, attributes, done));
-    return shaped(node, attributes, children as CollectedNode[]);
+    return shaped(node, attributes, children as CapturedNode[]);
   };
   // Held values and children (a region after a bulk load) come without a promise each; the rest is read.
-  const collect = (node: RuntimeNode): CollectedNode | Promise<CollectedNode> => {
+  const collect = (node: RuntimeNode): CapturedNode | Promise<CapturedNode> => {
     const heldChildren = runtime.peekStructuralChildren(node);
     const heldAttributes = node.idDefinitive ? node.peekAttributesNamed(names) : undefined;
     if (heldChildren && heldAttributes) return below(node, keep(heldAttributes), heldChildren);
@@ -114,8 +135,7 @@ export async function captureLocatorTree(runtime: Runtime, targets: readonly Run
       return [node.runtimeId, entries] as const;
     }),
   ]);
-  const byId = new Map<string, readonly AttributeEntry[]>(full);
-  return buildLocatorTree(desktop.children.map((child) => toInit(child, byId)));
+  return locatorTreeOf(desktop, new Map<string, readonly AttributeEntry[]>(full));
 }
 
 /** Whether the runtime's XPath engine selects exactly the target with a candidate. */

@@ -55,6 +55,7 @@ export class LocatorIndex {
   private readonly usableCache = new Map<LocatorNode, readonly string[]>();
   private readonly selectedByXPath = new Map<string, readonly LocatorNode[]>();
   private readonly priorityRank: Map<string, number>;
+  private pathMatcher: PathMatcher | undefined;
 
   constructor(
     readonly tree: LocatorTree,
@@ -97,6 +98,16 @@ export class LocatorIndex {
     let nodes = this.selectedByXPath.get(xpath);
     if (!nodes) this.selectedByXPath.set(xpath, (nodes = count()));
     return nodes;
+  }
+
+  /**
+   * The nodes a path selects, in document order; `superset`, when given, holds every one of them (the nodes of a
+   * path it specialises) and is searched instead of the nodes of the last step's role or values.
+   */
+  select(path: Path, superset: readonly LocatorNode[] | undefined): LocatorNode[] {
+    this.pathMatcher ??= new PathMatcher(this.tree.nodes);
+    const pool = superset ?? this.candidatesFor(path[path.length - 1]!);
+    return this.pathMatcher.select(path, pool, this.candidatesFor(path[0]!), superset !== undefined);
   }
 
   candidatesFor(step: Step): readonly LocatorNode[] {
@@ -203,48 +214,144 @@ function positionAllowed(node: LocatorNode, tree: LocatorTree): boolean {
 }
 
 /**
- * Whether a node is selected by the path's steps 0..index, its step `index` being the node's own. Answers for the
- * ancestor steps are remembered per matching run (`memo`): the nodes of one pool share most of their ancestors.
+ * The position after each node's subtree in a list of nodes that is the tree in document order (a node, then each
+ * child's subtree in turn); undefined when the list is not that.
  */
-function matchesPath(node: LocatorNode, path: Path, index: number, root: LocatorNode, memo: PathMemo): boolean {
-  const step = path[index]!;
-  if (node === root || !matchesStep(node, step)) return false;
-  if (index === 0) return true;
-  if (step.axis === '/') {
-    const parent = node.parent;
-    return parent !== null && parent !== root && memoMatches(parent, path, index - 1, root, memo);
+function subtreeEnds(
+  nodes: readonly LocatorNode[],
+  ordinals: ReadonlyMap<LocatorNode, number>,
+): Int32Array | undefined {
+  const ends = new Int32Array(nodes.length);
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    let end = i + 1;
+    for (const child of nodes[i]!.children) {
+      if (ordinals.get(child) !== end || child.parent !== nodes[i]) return undefined;
+      end = ends[end]!;
+    }
+    ends[i] = end;
   }
-  return node.parent !== null && someAncestorMatches(node.parent, path, index - 1, root, memo);
+  return ends;
 }
 
-interface PathMemo {
-  self: Map<LocatorNode, boolean>[];
-  upward: Map<LocatorNode, boolean>[];
-}
+/**
+ * Which nodes of a pool a path selects. Down from the nodes of its first step (their children or subtrees, step by
+ * step) where that visits fewer nodes than the pool holds: `//Cell[@Name='x']//CheckBox` looks below one cell
+ * instead of at every check box. Else each node of the pool is walked up from: whether a node matches the steps 0..i
+ * (its step i being its own), and whether it or one of its ancestors below the root does, is remembered per run for
+ * the ancestors (the nodes of one pool share most of them). Both in arrays by the node's position in the tree's list
+ * (document order: a subtree is the range up to its end).
+ */
+class PathMatcher {
+  private readonly ordinals = new Map<LocatorNode, number>();
+  /** Each node's parent by position; -1 for the root (or none). */
+  private readonly parents: Int32Array;
+  /** The position after each node's subtree; undefined when the list is not the tree in document order. */
+  private readonly ends: Int32Array | undefined;
+  /** Per step index and kind (0: matches, 1: it or an ancestor matches) and node: the run that answered, and how. */
+  private stamps = new Int32Array(0);
+  private answers = new Uint8Array(0);
+  private run = 0;
+  private path: Path = [];
 
-function newMemo(): PathMemo {
-  return { self: [], upward: [] };
-}
-
-function memoMatches(node: LocatorNode, path: Path, index: number, root: LocatorNode, memo: PathMemo): boolean {
-  const map = (memo.self[index] ??= new Map());
-  let known = map.get(node);
-  if (known === undefined) map.set(node, (known = matchesPath(node, path, index, root, memo)));
-  return known;
-}
-
-/** `node` or one of its ancestors (below the root) matches steps 0..index. */
-function someAncestorMatches(node: LocatorNode, path: Path, index: number, root: LocatorNode, memo: PathMemo): boolean {
-  if (node === root) return false;
-  const map = (memo.upward[index] ??= new Map());
-  let known = map.get(node);
-  if (known === undefined) {
-    known =
-      memoMatches(node, path, index, root, memo) ||
-      (node.parent !== null && someAncestorMatches(node.parent, path, index, root, memo));
-    map.set(node, known);
+  constructor(private readonly nodes: readonly LocatorNode[]) {
+    nodes.forEach((node, i) => this.ordinals.set(node, i));
+    this.parents = Int32Array.from(nodes, (node) => (node.parent ? (this.ordinals.get(node.parent) ?? -1) : -1));
+    this.ends = subtreeEnds(nodes, this.ordinals);
   }
-  return known;
+
+  select(
+    path: Path,
+    pool: readonly LocatorNode[],
+    first: readonly LocatorNode[],
+    poolIsSuperset: boolean,
+  ): LocatorNode[] {
+    // A visit down costs a step test; one up from a pool node a lookup and a step test, and often its parent's.
+    const down = this.downFrom(path, first, 2 * pool.length);
+    if (down) {
+      if (!poolIsSuperset) return down;
+      const inPool = down.length > 4 ? new Set(pool) : undefined;
+      return down.filter((node) => (inPool ? inPool.has(node) : pool.includes(node)));
+    }
+    return this.upFrom(path, pool);
+  }
+
+  /** The nodes the path selects, by its steps downwards; undefined when that would visit more than `limit` nodes. */
+  private downFrom(path: Path, first: readonly LocatorNode[], limit: number): LocatorNode[] | undefined {
+    const ends = this.ends;
+    if (!ends || first.length > limit) return undefined;
+    let visits = first.length;
+    let current: number[] = [];
+    for (const node of first) if (matchesStep(node, path[0]!)) current.push(this.ordinals.get(node)!);
+    for (let index = 1; index < path.length && current.length > 0; index++) {
+      const step = path[index]!;
+      const next: number[] = [];
+      if (step.axis === '/') {
+        for (const parent of current) {
+          const children = this.nodes[parent]!.children;
+          visits += children.length;
+          if (visits > limit) return undefined;
+          for (const child of children) if (matchesStep(child, step)) next.push(this.ordinals.get(child)!);
+        }
+        // Children of several parents: a later parent may lie inside an earlier one's subtree.
+        next.sort((a, b) => a - b);
+      } else {
+        // Ascending starts: a subtree inside one already walked is skipped, so each node is visited once, in order.
+        let walked = 0;
+        for (const ancestor of current) {
+          const from = Math.max(ancestor + 1, walked);
+          const to = ends[ancestor]!;
+          if (to <= from) continue;
+          visits += to - from;
+          if (visits > limit) return undefined;
+          for (let ordinal = from; ordinal < to; ordinal++)
+            if (matchesStep(this.nodes[ordinal]!, step)) next.push(ordinal);
+          walked = to;
+        }
+      }
+      current = next;
+    }
+    return current.map((ordinal) => this.nodes[ordinal]!);
+  }
+
+  private upFrom(path: Path, pool: readonly LocatorNode[]): LocatorNode[] {
+    const slots = this.nodes.length * 2 * Math.max(0, path.length - 1);
+    if (this.stamps.length < slots) {
+      this.stamps = new Int32Array(slots);
+      this.answers = new Uint8Array(slots);
+      this.run = 0;
+    }
+    this.run++;
+    this.path = path;
+    const last = path.length - 1;
+    const out: LocatorNode[] = [];
+    for (const node of pool) {
+      const ordinal = this.ordinals.get(node);
+      if (ordinal !== undefined && this.matches(ordinal, last)) out.push(node);
+    }
+    return out;
+  }
+
+  private matches(ordinal: number, index: number): boolean {
+    const step = this.path[index]!;
+    if (!matchesStep(this.nodes[ordinal]!, step)) return false;
+    if (index === 0) return true;
+    const parent = this.parents[ordinal]!;
+    return parent >= 0 && this.remembered(parent, index - 1, step.axis === '/' ? 0 : 1);
+  }
+
+  private remembered(ordinal: number, index: number, kind: 0 | 1): boolean {
+    const slot = (index * 2 + kind) * this.nodes.length + ordinal;
+    if (this.stamps[slot] === this.run) return this.answers[slot] === 1;
+    let answer: boolean;
+    if (kind === 0) answer = this.matches(ordinal, index);
+    else {
+      const parent = this.parents[ordinal]!;
+      answer = this.remembered(ordinal, index, 0) || (parent >= 0 && this.remembered(parent, index, 1));
+    }
+    this.stamps[slot] = this.run;
+    this.answers[slot] = answer ? 1 : 0;
+    return answer;
+  }
 }
 
 export function renderStep(step: Step): string {
@@ -261,8 +368,18 @@ export function renderStep(step: Step): string {
   return `${test}${attributePart}${hasPart}${positionPart}`;
 }
 
+/** Each step's text, rendered once per step object: the paths of a search share their steps. */
+const renderedSteps = new WeakMap<Step, string>();
+
 function renderPath(path: Path): string {
-  return path.map((step, index) => `${index === 0 ? '//' : step.axis}${renderStep(step)}`).join('');
+  let out = '';
+  for (let index = 0; index < path.length; index++) {
+    const step = path[index]!;
+    let text = renderedSteps.get(step);
+    if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
+    out += `${index === 0 ? '//' : step.axis}${text}`;
+  }
+  return out;
 }
 
 function describeNode(node: LocatorNode): string {
@@ -490,12 +607,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   ): readonly LocatorNode[] => {
     counted++;
     return index.selected(xpath, () => {
-      const last = path.length - 1;
-      const pool = superset ?? index.candidatesFor(path[last]!);
-      const out: LocatorNode[] = [];
-      const memo = newMemo();
-      for (const node of pool) if (matchesPath(node, path, last, root, memo)) out.push(node);
-      return out;
+      return index.select(path, superset);
     });
   };
 

@@ -170,6 +170,11 @@ test('peekAttributesNamed answers what attributesNamed would, without a promise;
     ['control:Name', 'control:Id', 'control:IsEnabled', 'native:Role', 'control:Technology'],
   );
   assert.equal(counter.reads, 0);
+  // A bounds alias (Bounds.X ...) is computed from Bounds by a call: undefined, in a short list and in a long one
+  // (whose answer is kept per list), asked twice; the same long list without the alias is answered.
+  const withAlias = [...names, 'Bounds.Width'];
+  for (const list of [['Bounds.X'], withAlias, withAlias]) assert.equal(node.peekAttributesNamed(list), undefined);
+  assert.deepEqual(node.peekAttributesNamed(names), peeked);
   // A value the provider does not hold, or a runtime attribute that needs a call: undefined, never a guess.
   const lazy = new RuntimeNode(
     owner,

@@ -34,6 +34,15 @@ function keysOf(nodes: readonly LocatorNode[] | undefined): string[] | undefined
   return nodes?.map((node) => node.key);
 }
 
+/** What the fast path selects, asserted to be what a scan and fontoxpath select. */
+function selectsAsScanAndFontoxpath(xdm: LocatorXdmTree, xpath: string): string[] {
+  const indexed = keysOf(selectNodesFast(xdm, xpath));
+  assert.ok(indexed, `${xpath} is in the fast path's subset`);
+  assert.deepEqual(indexed, keysOf(selectNodesFast(scanningView(xdm) as LocatorXdmTree, xpath)), xpath);
+  assert.deepEqual(indexed, keysOf(selectNodes(xdm, xpath, 'fontoxpath')), `${xpath} as fontoxpath`);
+  return indexed;
+}
+
 /** The mock desktop (two applications, windows listed under the document and again under their application). */
 const tree = locatorTreeFromSnapshot(readSnapshotXml(DEFAULT_MOCK_TREE));
 
@@ -73,13 +82,24 @@ test("positional steps below every node (//T[n]) select as the scan and fontoxpa
     '//node()[1]',
     '//*[0]',
   ];
-  for (const xpath of queries) {
-    const indexed = keysOf(selectNodesFast(xdm, xpath));
-    assert.ok(indexed, `${xpath} is in the fast path's subset`);
-    assert.deepEqual(indexed, keysOf(selectNodesFast(scanningView(xdm) as LocatorXdmTree, xpath)), xpath);
-    assert.deepEqual(indexed, keysOf(selectNodes(xdm, xpath, 'fontoxpath')), `${xpath} as fontoxpath`);
-  }
+  for (const xpath of queries) selectsAsScanAndFontoxpath(xdm, xpath);
   assert.ok((keysOf(selectNodesFast(xdm, '//Window[2]')) ?? []).length > 0, 'a second window is found');
+});
+
+test('child steps from many contexts (collected and sorted by position) select as the scan and fontoxpath do', () => {
+  const xdm = new LocatorXdmTree(tree);
+  const queries = [
+    '//*[1]/*[1]/*',
+    '//*/*[2]',
+    '/*/*',
+    '/*/*[1]/*',
+    '//app:Application/*',
+    "//app:Application[@Name='Studio']/*/*",
+    '//*/Window[1]',
+    '//Window/*/Button',
+    '(//*[1]/*)[last()]',
+  ];
+  for (const xpath of queries) assert.ok(selectsAsScanAndFontoxpath(xdm, xpath).length > 0, `${xpath} selects nodes`);
 });
 
 test('candidates counted once per tree (shared by the targets of one index) are those of a fresh index per target', () => {

@@ -603,9 +603,30 @@ function compileStep(inp: NodesC, step: Step): NodesC {
   } else {
     const skip = step.axis.startsWith('desc') && !preds.some((p) => p.k !== 'bool');
     const childAxis = step.axis === 'child';
-    run = (env, ctx) => mergeForward(env, inp.run(env, ctx), per, skip, childAxis);
+    run = (env, ctx) =>
+      childAxis && env.tree.documentPosition
+        ? childrenSorted(env, inp.run(env, ctx), per)
+        : mergeForward(env, inp.run(env, ctx), per, skip, childAxis);
   }
   return { k: 'nodes', run, single: singleOut, attrOnly, kind, mayFail };
+}
+
+/**
+ * A child step from several contexts over a tree that does not change (one that gives document positions): every
+ * context's children collected, then sorted by position, instead of merging a stream per context (which compares
+ * each result with the heads of every context still open: `//*[1]/*[2]` keeps one per level of nesting).
+ */
+function childrenSorted(env: Env, input: Stream, per: (env: Env, c: It) => Stream): Stream {
+  const tree = env.tree;
+  const position = tree.documentPosition!;
+  const found: U[] = [];
+  for (let c = input(); c !== undefined; c = input()) {
+    tree.checkCancelled();
+    const s = per(env, c);
+    for (let x = s(); x !== undefined; x = s()) found.push(x);
+  }
+  found.sort((a, b) => position.call(tree, a) - position.call(tree, b));
+  return fromArray(found.filter((x, i) => i === 0 || found[i - 1] !== x));
 }
 
 /**
