@@ -80,6 +80,11 @@ export class RuntimeNode {
     return this.id;
   }
 
+  /** Every attribute of this node's application will be read (ProviderNode.expectAllAttributes). */
+  expectAllAttributes(): void {
+    this.source.expectAllAttributes?.();
+  }
+
   /** The provider may defer this node's id until loadId() (ProviderNode.loadId). */
   get defersId(): boolean {
     return this.source.loadId !== undefined;

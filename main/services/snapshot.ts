@@ -242,6 +242,7 @@ export function readForSnapshot(
   };
   if (heldChildren && heldAttributes) return made(heldAttributes, heldChildren);
   return (async () => {
+    if (names === 'all') node.expectAllAttributes();
     if (!node.idDefinitive && options.attrs !== 'none') await node.loadId();
     const attributes =
       (names === 'all' ? undefined : node.peekAttributesNamed(names)) ??

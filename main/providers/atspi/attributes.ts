@@ -54,8 +54,11 @@ export function readExtents(ctx: AttributeContext): Promise<Rect> {
 
 export function readObjectAttributes(ctx: AttributeContext): Promise<{ [key: string]: string }> {
   return memo(ctx, 'attributes', async () => {
-    const attributes = await ctx.calls.getAttributes(ctx.data.ref);
-    ctx.data.objectAttributes = attributes;
+    const data = ctx.data;
+    // Brought by the bulk load (taken once: a later read asks the application).
+    const attributes = data.loadedAttributes ?? (await ctx.calls.getAttributes(data.ref));
+    data.loadedAttributes = undefined;
+    data.objectAttributes = attributes;
     return attributes;
   });
 }

@@ -89,6 +89,11 @@ export class AtspiNode implements ProviderNode {
    * Makes `id` definitive for this node and every node of its application: a bulk load from a complete cache leaves
    * the ids out (the cache does not carry them) until someone asks; then one bulk call reads them all.
    */
+  expectAllAttributes(): void {
+    const app = this.data.app;
+    if (app.bulk === 'none') app.attributesWanted = true;
+  }
+
   async loadId(): Promise<void> {
     const app = this.data.app;
     // Asked before the application's bulk load: that load reads the ids with the structure (one more bulk call
@@ -381,6 +386,7 @@ export class AtspiNode implements ProviderNode {
 
   /** Drops attribute values and the attribute list after an event updated the header in place. */
   dropAttributes(): void {
+    this.data.loadedAttributes = undefined;
     this.memoMap?.clear();
     this.attributeList = undefined;
     this.attributeGeneration++;
@@ -394,6 +400,7 @@ export class AtspiNode implements ProviderNode {
     this.attributeList = undefined;
     this.data.children = undefined;
     this.data.objectAttributes = undefined;
+    this.data.loadedAttributes = undefined;
     if (!this.isApplication || this.data.app.bulk !== 'loading') this.data.stale = true;
   }
 }
