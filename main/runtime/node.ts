@@ -353,7 +353,7 @@ export class RuntimeNode {
   }
 
   private async readAttributes(): Promise<readonly AttributeEntry[]> {
-    if (this.source.loadId) await this.source.loadId();
+    if (this.source.loadId && this.source.idLoaded !== true) await this.source.loadId();
     const secure = this.isSecure;
     let provided: readonly AttributeEntry[];
     if (this.source.readAllAttributes) {
@@ -365,7 +365,9 @@ export class RuntimeNode {
       );
       provided = await this.entriesOf(readable);
     }
-    const patterns = needsPatterns(provided) ? await this.supportedPatterns() : [];
+    const patterns = needsPatterns(provided)
+      ? ((!this.patternsCache && this.peekSupportedPatterns()) || (await this.supportedPatterns()))
+      : [];
     return composeAttributes(provided, this.facts(this.id), patterns);
   }
 

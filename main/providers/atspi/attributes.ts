@@ -120,6 +120,11 @@ export type HeldValue = (data: NodeData) => UiValue;
 /** One attribute of a node as the provider hands it out. */
 export interface NodeAttribute extends ProviderAttribute {
   peek(): UiValue | undefined;
+  /**
+   * read() without the mapping of its failure to the node's errors (a gone element to stale-node): for a caller
+   * reading many attributes at once that maps the few failures itself (one promise less per attribute).
+   */
+  readUnmapped?(): Promise<UiValue>;
 }
 
 /** The node an attribute belongs to, as its attributes see it. */
@@ -145,6 +150,10 @@ export class AtspiAttribute implements NodeAttribute {
 
   read(): Promise<UiValue> {
     return this.reader(this.ctx).catch(this.guard);
+  }
+
+  readUnmapped(): Promise<UiValue> {
+    return this.reader(this.ctx);
   }
 
   peek(): UiValue | undefined {
