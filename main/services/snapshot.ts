@@ -32,6 +32,8 @@ export interface SelectOptions {
  */
 export function selectAttributes(entries: readonly AttributeEntry[], options: SelectOptions): AttributeEntry[] {
   const filter = options.filter;
+  // Everything is in the selection (RuntimeId too).
+  if (!filter && options.attrs === 'all') return entries.slice();
   if (!filter) return entries.filter((entry) => inSelection(entry, options));
   return entries.filter(
     (entry) =>
