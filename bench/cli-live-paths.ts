@@ -7,7 +7,9 @@
 //
 //   node dist/bench/cli-live-paths.js [--rows 2000] [--repeat 5] [--cli bin/platynui-inspector] [--vs <other cli>]
 //                                     [--only <path prefixes>]
-// --vs times a second build of the CLI (e.g. the main branch's bin/platynui-inspector) beside this one, interleaved.
+// --vs times a second build of the CLI (e.g. the main branch's bin/platynui-inspector) beside this one, interleaved,
+// and compares what both wrote for each warm snapshot of the same page (`output.<path>.differs` counts the rounds
+// where the bytes differ; 0 when they are the same).
 // --only snapshot.all,query.button times only the paths whose names start with one of these (libatspi's warm walks
 // always run; its cold walk only with a cold path).
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
@@ -112,6 +114,8 @@ async function main(): Promise<void> {
     return result;
   };
   const loads: number[] = [];
+  /** Per snapshot path: the rounds in which the two builds wrote different output (with --vs). */
+  const differs = new Map<string, number>();
   try {
     for (let round = 0; round < repeat; round++) {
       loads.push(os.loadavg()[0] as number);
@@ -166,7 +170,15 @@ async function main(): Promise<void> {
         const order = round % 2 === 0 ? clis : [...clis].reverse();
         for (const [name, args] of commands) {
           if (!wanted(name)) continue;
-          for (const { label, bin } of order) record(`${label}.${name}`, await cli(bin, args));
+          const outputs: string[] = [];
+          for (const { label, bin } of order) {
+            const result = record(`${label}.${name}`, await cli(bin, args));
+            if (result.code === 0) outputs.push(result.stdout);
+          }
+          // The same page read by both builds: a snapshot must come out byte for byte the same.
+          if (vs && name.startsWith('snapshot.') && outputs.length === 2) {
+            differs.set(name, (differs.get(name) ?? 0) + (outputs[0] === outputs[1] ? 0 : 1));
+          }
         }
       } finally {
         await page.stop();
@@ -177,6 +189,7 @@ async function main(): Promise<void> {
   }
   print('load.1min.median', median(loads), 'load');
   for (const [name, count] of failures) print(`${name}.failures`, count, 'runs');
+  for (const [name, count] of differs) print(`output.${name}.differs`, count, 'runs');
   print('rows', rows, 'rows');
   print('repeat', repeat, 'samples');
   for (const name of s.names()) {

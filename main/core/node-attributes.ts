@@ -1,5 +1,10 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
-import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
+import {
+  AttributeNames,
+  pushWithAliases,
+  SECRET_ATTRIBUTE_NAMES,
+  withDerivedAliases,
+} from '../../shared/model/attributes.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { uiArray, uiString } from '../../shared/model/values.js';
 
@@ -26,23 +31,34 @@ export function composeAttributes(
   facts: NodeFacts,
   patterns: readonly string[],
 ): AttributeEntry[] {
-  const entries = provided.filter(
-    (entry) =>
-      !(facts.isSecure && entry.namespace === 'control' && SECRET_ATTRIBUTE_NAMES.has(entry.name)) &&
-      !(entry.namespace === 'control' && entry.name === AttributeNames.RuntimeId),
-  );
-  const has = (name: string) => entries.some((entry) => entry.namespace === 'control' && entry.name === name);
-  const own: AttributeEntry[] = [];
-  if (!has(AttributeNames.Name))
-    own.push({ namespace: 'control', name: AttributeNames.Name, value: uiString(facts.name) });
-  if (facts.id && !has(AttributeNames.Id)) {
-    own.push({ namespace: 'control', name: AttributeNames.Id, value: uiString(facts.id) });
+  // One pass over the provider's entries (a snapshot composes ten thousand nodes' fifty attributes).
+  const entries: AttributeEntry[] = [];
+  let hasName = false;
+  let hasId = false;
+  let hasTechnology = false;
+  let hasPatterns = false;
+  for (const entry of provided) {
+    if (entry.namespace === 'control') {
+      const name = entry.name;
+      if (name === AttributeNames.RuntimeId || (facts.isSecure && SECRET_ATTRIBUTE_NAMES.has(name))) continue;
+      if (name === AttributeNames.Name) hasName = true;
+      else if (name === AttributeNames.Id) hasId = true;
+      else if (name === AttributeNames.Technology) hasTechnology = true;
+      else if (name === AttributeNames.SupportedPatterns) hasPatterns = true;
+    }
+    entries.push(entry);
   }
-  const result = [...own, ...entries];
-  if (!has(AttributeNames.Technology)) {
+  const result: AttributeEntry[] = [];
+  if (!hasName) result.push({ namespace: 'control', name: AttributeNames.Name, value: uiString(facts.name) });
+  if (facts.id && !hasId) result.push({ namespace: 'control', name: AttributeNames.Id, value: uiString(facts.id) });
+  for (const entry of entries) {
+    if (entry.name === AttributeNames.Id && !entry.value) continue;
+    pushWithAliases(result, entry);
+  }
+  if (!hasTechnology) {
     result.push({ namespace: 'control', name: AttributeNames.Technology, value: uiString(facts.technology) });
   }
-  if (!has(AttributeNames.SupportedPatterns)) {
+  if (!hasPatterns) {
     result.push({
       namespace: 'control',
       name: AttributeNames.SupportedPatterns,
@@ -50,7 +66,7 @@ export function composeAttributes(
     });
   }
   result.push({ namespace: 'control', name: AttributeNames.RuntimeId, value: uiString(facts.runtimeId) });
-  return withDerivedAliases(result.filter((entry) => !(entry.name === AttributeNames.Id && !entry.value)));
+  return result;
 }
 
 /** The attribute the runtime adds under this name when the provider lists none (see RuntimeNode.attributesNamed). */

@@ -212,6 +212,11 @@ export interface ProviderNode {
   /** All attribute values at once; providers may do this in bulk. */
   readAllAttributes?(): Promise<readonly AttributeEntry[]>;
   /**
+   * Tells the provider that every attribute of the nodes of this node's application will be read (a snapshot with
+   * all attributes): a bulk load that has not begun may bring along what it can carry of them.
+   */
+  expectAllAttributes?(): void;
+  /**
    * Drops the values read for this node and its attribute list (not its header data nor its children): for a caller
    * that read them once and will not ask again (a streamed snapshot), so memory does not grow with the tree. The next
    * read asks again.

@@ -132,8 +132,23 @@ function readString(state: ReadState): string {
   const stop = start + length;
   if (state.buffer[stop] !== 0) fail('string is not NUL-terminated');
   state.pos = stop + 1;
-  return length === 0 ? '' : state.buffer.toString('utf8', start, stop);
+  if (length === 0) return '';
+  if (length <= SHORT_STRING) {
+    // Short ASCII strings (bus names, property names: several per reply) without Buffer's decoding call.
+    const buffer = state.buffer;
+    let text = '';
+    for (let i = start; i < stop; i++) {
+      const code = buffer[i] as number;
+      if (code >= 0x80) return buffer.toString('utf8', start, stop);
+      text += String.fromCharCode(code);
+    }
+    return text;
+  }
+  return state.buffer.toString('utf8', start, stop);
 }
+
+/** Up to this length a string is decoded byte by byte when it is ASCII. */
+const SHORT_STRING = 16;
 
 function readSignatureValue(state: ReadState): string {
   need(state, 1);

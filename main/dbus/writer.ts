@@ -39,8 +39,8 @@ class Writer {
     const padding = (boundary - (this.offset % boundary)) % boundary;
     if (padding === 0) return;
     this.ensure(padding);
-    this.buffer.fill(0, this.offset, this.offset + padding);
-    this.offset += padding;
+    // At most 7 bytes: a loop costs less than Buffer.fill's checks.
+    for (let i = 0; i < padding; i++) this.buffer[this.offset++] = 0;
   }
 
   byte(value: number): void {
@@ -99,6 +99,27 @@ class Writer {
   }
 
   string(value: string): void {
+    // Short ASCII strings (object paths, names: tens of thousands per snapshot) are copied byte by byte, without
+    // Buffer's encoding calls; anything else is encoded as UTF-8 below.
+    if (value.length < 256) {
+      this.uint32(value.length);
+      this.ensure(value.length + 1);
+      const buffer = this.buffer;
+      let at = this.offset;
+      let i = 0;
+      for (; i < value.length; i++) {
+        const code = value.charCodeAt(i);
+        if (code >= 0x80) break;
+        buffer[at++] = code;
+      }
+      if (i === value.length) {
+        buffer[at++] = 0;
+        this.offset = at;
+        return;
+      }
+      // Not ASCII: the length written is taken back (its alignment stays right) and written again below.
+      this.offset -= 4;
+    }
     const length = Buffer.byteLength(value, 'utf8');
     this.uint32(length);
     this.ensure(length + 1);
@@ -109,10 +130,11 @@ class Writer {
 
   signature(value: string): void {
     this.ensure(value.length + 2);
-    this.buffer[this.offset++] = value.length;
-    this.buffer.write(value, this.offset, 'latin1');
-    this.offset += value.length;
-    this.buffer[this.offset++] = 0;
+    const buffer = this.buffer;
+    buffer[this.offset++] = value.length;
+    // Type codes are ASCII.
+    for (let i = 0; i < value.length; i++) buffer[this.offset++] = value.charCodeAt(i);
+    buffer[this.offset++] = 0;
   }
 
   /** Writes an array: its length (patched afterwards), the padding to its first element, then `items`. */
@@ -272,56 +294,63 @@ export interface OutgoingMessage {
 
 /** The wire form of one message; throws WireFormatError when the body does not fit its signature. */
 export function marshalMessage(message: OutgoingMessage): Buffer {
+  return encode(message.type, message);
+}
+
+const NO_TYPES: readonly string[] = [];
+
+/**
+ * Header and body written in one pass into one buffer (the body starts 8-aligned, so its alignment is the same as
+ * written on its own); the body length is patched in afterwards.
+ */
+function encode(type: number, message: Omit<OutgoingMessage, 'type'>): Buffer {
   const signature = message.signature ?? '';
   const body = message.body ?? [];
-  const types = signature ? typesOf(signature) : [];
+  const types = signature ? typesOf(signature) : NO_TYPES;
   if (types.length !== body.length) {
     throw new WireFormatError(`signature "${signature}" has ${types.length} types but the body ${body.length} values`);
   }
   const le = !message.bigEndian;
-  // Body first (its alignment is relative to an 8-aligned start, so it can be written on its own).
-  let bodyBuffer: Buffer | undefined;
-  if (types.length > 0) {
-    const bodyWriter = new Writer(64, le);
-    for (let i = 0; i < types.length; i++) writeValue(bodyWriter, types[i] as string, body[i], `argument ${i}`, 0);
-    bodyBuffer = bodyWriter.buffer.subarray(0, bodyWriter.offset);
-  }
-
-  const writer = new Writer(256 + (bodyBuffer?.length ?? 0), le);
+  const writer = new Writer(256, le);
   writer.byte(le ? 0x6c : 0x42);
-  writer.byte(message.type);
+  writer.byte(type);
   writer.byte(message.flags ?? 0);
   writer.byte(1); // protocol version
-  writer.uint32(bodyBuffer?.length ?? 0);
+  writer.uint32(0); // body length, patched below
   writer.uint32(message.serial);
   writer.uint32(0); // header fields array length, patched below
   const fieldsStart = writer.offset; // 16: already 8-aligned
-  const field = (code: number, type: 'o' | 's' | 'g' | 'u', value: string | number | undefined) => {
-    if (value === undefined) return;
-    writer.align(8);
-    writer.byte(code);
-    writer.signature(type);
-    if (type === 'u') writer.uint32(value as number);
-    else if (type === 'g') writer.signature(value as string);
-    else writer.string(value as string);
-  };
-  field(FIELD_PATH, 'o', message.path);
-  field(FIELD_INTERFACE, 's', message.interface);
-  field(FIELD_MEMBER, 's', message.member);
-  field(FIELD_ERROR_NAME, 's', message.errorName);
-  field(FIELD_REPLY_SERIAL, 'u', message.replySerial);
-  field(FIELD_DESTINATION, 's', message.destination);
-  field(FIELD_SENDER, 's', message.sender);
-  if (signature) field(FIELD_SIGNATURE, 'g', signature);
+  field(writer, FIELD_PATH, 'o', message.path);
+  field(writer, FIELD_INTERFACE, 's', message.interface);
+  field(writer, FIELD_MEMBER, 's', message.member);
+  field(writer, FIELD_ERROR_NAME, 's', message.errorName);
+  field(writer, FIELD_REPLY_SERIAL, 'u', message.replySerial);
+  field(writer, FIELD_DESTINATION, 's', message.destination);
+  field(writer, FIELD_SENDER, 's', message.sender);
+  if (signature) field(writer, FIELD_SIGNATURE, 'g', signature);
   const fieldsLength = writer.offset - fieldsStart;
-  if (le) writer.buffer.writeUInt32LE(fieldsLength, 12);
-  else writer.buffer.writeUInt32BE(fieldsLength, 12);
   writer.align(8);
-  if (!bodyBuffer) return writer.buffer.subarray(0, writer.offset);
-  const out = Buffer.allocUnsafe(writer.offset + bodyBuffer.length);
-  writer.buffer.copy(out, 0, 0, writer.offset);
-  bodyBuffer.copy(out, writer.offset);
-  return out;
+  const bodyStart = writer.offset;
+  for (let i = 0; i < types.length; i++) writeValue(writer, types[i] as string, body[i], `argument ${i}`, 0);
+  const bodyLength = writer.offset - bodyStart;
+  if (le) {
+    writer.buffer.writeUInt32LE(bodyLength, 4);
+    writer.buffer.writeUInt32LE(fieldsLength, 12);
+  } else {
+    writer.buffer.writeUInt32BE(bodyLength, 4);
+    writer.buffer.writeUInt32BE(fieldsLength, 12);
+  }
+  return writer.buffer.subarray(0, writer.offset);
+}
+
+function field(writer: Writer, code: number, type: 'o' | 's' | 'g' | 'u', value: string | number | undefined): void {
+  if (value === undefined) return;
+  writer.align(8);
+  writer.byte(code);
+  writer.signature(type);
+  if (type === 'u') writer.uint32(value as number);
+  else if (type === 'g') writer.signature(value as string);
+  else writer.string(value as string);
 }
 
 export interface MethodCall {
@@ -337,5 +366,5 @@ export interface MethodCall {
 
 /** The wire form of a method call. */
 export function marshalMethodCall(call: MethodCall): Buffer {
-  return marshalMessage({ type: MessageType.METHOD_CALL, ...call });
+  return encode(MessageType.METHOD_CALL, call);
 }

@@ -91,6 +91,11 @@ export class RuntimeNode {
     return this.id;
   }
 
+  /** Every attribute of this node's application will be read (ProviderNode.expectAllAttributes). */
+  expectAllAttributes(): void {
+    this.source.expectAllAttributes?.();
+  }
+
   /** The provider may defer this node's id until loadId() (ProviderNode.loadId). */
   get defersId(): boolean {
     return this.source.loadId !== undefined;
@@ -359,7 +364,7 @@ export class RuntimeNode {
   }
 
   private async readAttributes(): Promise<readonly AttributeEntry[]> {
-    if (this.source.loadId) await this.source.loadId();
+    if (this.source.loadId && this.source.idLoaded !== true) await this.source.loadId();
     const secure = this.isSecure;
     let provided: readonly AttributeEntry[];
     if (this.source.readAllAttributes) {
@@ -371,7 +376,9 @@ export class RuntimeNode {
       );
       provided = await this.entriesOf(readable);
     }
-    const patterns = needsPatterns(provided) ? await this.supportedPatterns() : [];
+    const patterns = needsPatterns(provided)
+      ? ((!this.patternsCache && this.peekSupportedPatterns()) || (await this.supportedPatterns()))
+      : [];
     return composeAttributes(provided, this.facts(this.id), patterns);
   }
 

@@ -145,9 +145,15 @@ export function isAliasName(name: string): boolean {
 /** Adds the derived aliases after each structured attribute, keeping the provider's order otherwise. */
 export function withDerivedAliases(entries: readonly AttributeEntry[]): AttributeEntry[] {
   const out: AttributeEntry[] = [];
-  for (const entry of entries) {
-    out.push(entry);
-    out.push(...deriveAliases(entry.namespace, entry.name, entry.value));
-  }
+  for (const entry of entries) pushWithAliases(out, entry);
   return out;
+}
+
+/** Appends an entry and its derived aliases (only structured values have any: no list made for the others). */
+export function pushWithAliases(out: AttributeEntry[], entry: AttributeEntry): void {
+  out.push(entry);
+  const type = entry.value.type;
+  if (type === 'Rect' || type === 'Point' || type === 'Size') {
+    for (const alias of deriveAliases(entry.namespace, entry.name, entry.value)) out.push(alias);
+  }
 }

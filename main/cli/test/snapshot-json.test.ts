@@ -11,6 +11,7 @@ import {
   uiObject,
   uiPoint,
   uiRect,
+  uiSize,
   uiString,
 } from '../../../shared/model/values.js';
 import { Runtime } from '../../runtime/runtime.js';
@@ -55,7 +56,22 @@ test('attributes of every kind are written as JSON.stringify writes them, odd ke
     { namespace: 'control', name: 'IsEnabled', value: uiBool(false) },
     { namespace: 'control', name: 'Nothing', value: uiNull() },
     { namespace: 'control', name: 'Point', value: uiPoint({ x: 5, y: 6 }) },
+    { namespace: 'control', name: 'Size', value: uiSize({ width: 7, height: Number.POSITIVE_INFINITY }) },
+    {
+      namespace: 'native',
+      name: 'Nested',
+      value: uiObject({
+        z: uiArray([uiObject({ '2': uiBool(true), a: uiArray([uiRect({ x: 0, y: 0, width: 1, height: 1 })]) })]),
+        '10': uiArray([uiNull(), uiObject({}), uiArray([])]),
+        'é "q"': uiString('ü'),
+      }),
+    },
   ];
+  // A key the plain copy cannot have as its own (assigning __proto__ sets the prototype): left out as there.
+  const proto = uiObject(
+    Object.defineProperty({ a: uiString('1') }, '__proto__', { value: uiString('x'), enumerable: true }),
+  );
+  attributes.push({ namespace: 'native', name: 'Proto', value: proto });
   const node = (entries: AttributeEntry[]): CollectedNode => ({
     runtimeId: 'mock:1',
     namespace: 'control',

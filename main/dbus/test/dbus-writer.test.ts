@@ -21,7 +21,25 @@ test('method calls carry their header fields and arguments', () => {
     { member: 'Set', signature: 'ssv', body: ['org.a11y.atspi.Value', 'CurrentValue', new Variant('d', 2.5)] },
     { member: 'X', signature: 'bdy', body: [true, 2.5, 255] },
     { member: 'Y', signature: 'asa{sv}', body: [[], { a: new Variant('as', ['x']) }] },
+    // 8-aligned values in the body (its alignment counts from the message's start) after a non-ASCII string.
+    {
+      member: 'Z',
+      signature: 'sxt(aiia{ss}iaiiasib)as',
+      body: ['é', -3n, 2n ** 40n, [[1], 2, { k: 'v' }, 0, [], 0, [], 0, false], ['ChildCount']],
+    },
+    { member: 'GetText', signature: 'ii', body: [0, -1] },
   ];
+  // Header strings of any length: short ASCII ones, a non-ASCII path-free name, a long one.
+  for (const path of ['/a', '/org/a11y/atspi/accessible/' + 'x'.repeat(300)]) {
+    for (const destination of [':1.41', 'org.ünïcødé.App']) {
+      const message = decodeMessage(
+        marshalMethodCall({ ...base, path, destination, member: 'M', signature: 'd', body: [1.5] }),
+      );
+      assert.equal(message.path, path);
+      assert.equal(message.destination, destination);
+      assert.deepEqual(message.body, [1.5]);
+    }
+  }
   for (const c of cases) {
     const message = decodeMessage(marshalMethodCall({ ...base, ...c }));
     assert.equal(message.type, MessageType.METHOD_CALL);

@@ -132,6 +132,20 @@ export interface TreeEntry {
 export const SAFE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId'] as const;
 /** The properties asked for when only the developer ids are missing (the structure came from a complete cache). */
 export const ID_TREE_PROPERTIES = ['AccessibleId'] as const;
+/**
+ * SAFE_TREE_PROPERTIES with the object attributes (the `Attributes` property, at-spi2-core 2.46+; what
+ * `GetAttributes` answers), for a load whose nodes will all have their attributes read: one call's extra answer
+ * instead of a GetAttributes call per node.
+ */
+export const TREE_PROPERTIES_WITH_ATTRIBUTES = [...SAFE_TREE_PROPERTIES, 'Attributes'] as const;
+
+/** The object attributes a GetTree entry brought, when it was asked for them and they have the expected form. */
+export function treeEntryAttributes(entry: TreeEntry): { [key: string]: string } | undefined {
+  const value = entry.properties.Attributes;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  for (const item of Object.values(value)) if (typeof item !== 'string') return undefined;
+  return value as { [key: string]: string };
+}
 
 /** A match rule that matches everything: (states, match, attributes, match, roles, match, interfaces, match, invert). */
 const MATCH_ALL_RULE = [[], 0, {}, 0, [], 0, [], 0, false];

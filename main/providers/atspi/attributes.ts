@@ -54,8 +54,11 @@ export function readExtents(ctx: AttributeContext): Promise<Rect> {
 
 export function readObjectAttributes(ctx: AttributeContext): Promise<{ [key: string]: string }> {
   return memo(ctx, 'attributes', async () => {
-    const attributes = await ctx.calls.getAttributes(ctx.data.ref);
-    ctx.data.objectAttributes = attributes;
+    const data = ctx.data;
+    // Brought by the bulk load (taken once: a later read asks the application).
+    const attributes = data.loadedAttributes ?? (await ctx.calls.getAttributes(data.ref));
+    data.loadedAttributes = undefined;
+    data.objectAttributes = attributes;
     return attributes;
   });
 }
@@ -117,6 +120,11 @@ export type HeldValue = (data: NodeData) => UiValue;
 /** One attribute of a node as the provider hands it out. */
 export interface NodeAttribute extends ProviderAttribute {
   peek(): UiValue | undefined;
+  /**
+   * read() without the mapping of its failure to the node's errors (a gone element to stale-node): for a caller
+   * reading many attributes at once that maps the few failures itself (one promise less per attribute).
+   */
+  readUnmapped?(): Promise<UiValue>;
 }
 
 /** The node an attribute belongs to, as its attributes see it. */
@@ -142,6 +150,10 @@ export class AtspiAttribute implements NodeAttribute {
 
   read(): Promise<UiValue> {
     return this.reader(this.ctx).catch(this.guard);
+  }
+
+  readUnmapped(): Promise<UiValue> {
+    return this.reader(this.ctx);
   }
 
   peek(): UiValue | undefined {

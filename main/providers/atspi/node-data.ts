@@ -27,6 +27,11 @@ export interface ApplicationData {
   ids: 'loaded' | 'deferred';
   /** Set once anyone asked for ids: later bulk loads of this application read them eagerly. */
   idsWanted: boolean;
+  /**
+   * Set when every attribute of the application's nodes will be read (a snapshot with all attributes): its next
+   * bulk load brings the object attributes along (loadedAttributes).
+   */
+  attributesWanted?: boolean;
   idsPromise: Promise<void> | undefined;
   /** Problems found in the tree (cycles, absurd child counts), reported in status. */
   problems: string[];
@@ -60,6 +65,11 @@ export interface NodeData {
   invalid: boolean;
   /** Object attributes (GetAttributes), read lazily. */
   objectAttributes: { [key: string]: string } | undefined;
+  /**
+   * Object attributes a bulk load brought (GetTree with `Attributes`), taken by the first read of them instead of a
+   * GetAttributes call; dropped with the node's read values and on any change.
+   */
+  loadedAttributes: { [key: string]: string } | undefined;
   /** Once an element is known to hold a secret it stays secure for its lifetime, whatever is invalidated. */
   knownSecure: boolean;
   /** The provider's node object for this data, made on first use (a field, not a weak map of ten thousand). */
@@ -100,6 +110,7 @@ export function newNodeData(
     stale: false,
     invalid: false,
     objectAttributes: undefined,
+    loadedAttributes: undefined,
     knownSecure: false,
     view: undefined,
   };

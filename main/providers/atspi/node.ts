@@ -89,6 +89,11 @@ export class AtspiNode implements ProviderNode {
    * Makes `id` definitive for this node and every node of its application: a bulk load from a complete cache leaves
    * the ids out (the cache does not carry them) until someone asks; then one bulk call reads them all.
    */
+  expectAllAttributes(): void {
+    const app = this.data.app;
+    if (app.bulk === 'none') app.attributesWanted = true;
+  }
+
   async loadId(): Promise<void> {
     const app = this.data.app;
     // Asked before the application's bulk load: that load reads the ids with the structure (one more bulk call
@@ -294,13 +299,18 @@ export class AtspiNode implements ProviderNode {
   }
 
   async readAllAttributes(): Promise<readonly AttributeEntry[]> {
-    await this.loadId();
-    const list = await this.attributeObjects();
+    // (No promise to wait for where nothing is to be done: a snapshot reads ten thousand nodes this way.)
+    if (!this.idLoaded) await this.loadId();
+    const list = this.peekAttributes() ?? (await this.attributeObjects());
     beginReadingAll(this);
     // Held values come without a call or a promise; only the rest is read.
     const values: Array<UiValue | undefined> = list.map((attribute) => attribute.peek());
     const reads: Array<Promise<UiValue>> = [];
-    for (let i = 0; i < list.length; i++) if (values[i] === undefined) reads.push((list[i] as NodeAttribute).read());
+    for (let i = 0; i < list.length; i++) {
+      if (values[i] !== undefined) continue;
+      const attribute = list[i] as NodeAttribute;
+      reads.push(attribute.readUnmapped ? attribute.readUnmapped() : attribute.read());
+    }
     const results = reads.length > 0 ? await Promise.allSettled(reads) : [];
     const out: AttributeEntry[] = [];
     let next = 0;
@@ -315,7 +325,15 @@ export class AtspiNode implements ProviderNode {
       if (result.status === 'fulfilled') {
         out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
       } else {
-        const error = result.reason as unknown;
+        let error = result.reason as unknown;
+        // What read() would have rejected with (a gone element is a stale node).
+        if (attribute.readUnmapped) {
+          try {
+            this.fail(error);
+          } catch (mapped) {
+            error = mapped;
+          }
+        }
         // A hung application is shown with what is known of it: what it would have to answer is left out.
         const hungApplication = this.isApplication && !this.data.app.responding;
         if (error instanceof InspectorError && error.code === 'not-responding' && hungApplication) continue;
@@ -381,6 +399,7 @@ export class AtspiNode implements ProviderNode {
 
   /** Drops attribute values and the attribute list after an event updated the header in place. */
   dropAttributes(): void {
+    this.data.loadedAttributes = undefined;
     this.memoMap?.clear();
     this.attributeList = undefined;
     this.attributeGeneration++;
@@ -394,6 +413,7 @@ export class AtspiNode implements ProviderNode {
     this.attributeList = undefined;
     this.data.children = undefined;
     this.data.objectAttributes = undefined;
+    this.data.loadedAttributes = undefined;
     if (!this.isApplication || this.data.app.bulk !== 'loading') this.data.stale = true;
   }
 }

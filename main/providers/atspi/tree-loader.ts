@@ -1,5 +1,12 @@
 import type { AtspiCalls, CacheItem, ObjectRef, TreeEntry } from './atspi-calls.js';
-import { ID_TREE_PROPERTIES, IFACE, isNullRef, SAFE_TREE_PROPERTIES } from './atspi-calls.js';
+import {
+  ID_TREE_PROPERTIES,
+  IFACE,
+  isNullRef,
+  SAFE_TREE_PROPERTIES,
+  TREE_PROPERTIES_WITH_ATTRIBUTES,
+  treeEntryAttributes,
+} from './atspi-calls.js';
 import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { newNodeData, runtimeIdOf } from './node-data.js';
@@ -217,10 +224,14 @@ export class TreeLoader {
     // anyone has asked for this application's ids before.
     // Decided once: a caller asking for ids while this load runs waits for it and then reads them (loadIds).
     const wantIds = app.idsWanted;
+    // Every attribute will be read: GetTree brings the object attributes (one call instead of one per node).
+    const wantAttributes = app.attributesWanted === true;
+    app.attributesWanted = false;
+    const treeProperties = wantAttributes ? TREE_PROPERTIES_WITH_ATTRIBUTES : SAFE_TREE_PROPERTIES;
     // Ids wanted: GetTree (structure and ids) goes out right after the cache call, so the application answers it
     // while this side decodes the cache; it serves for the ids when the cache is complete, for the structure if not.
     const cached = cacheCall();
-    const early = wantIds ? treeCall(SAFE_TREE_PROPERTIES) : undefined;
+    const early = wantIds || wantAttributes ? treeCall(treeProperties) : undefined;
     early?.catch(() => undefined);
     let items = await cached;
     // The application's listed windows are not passed for the root's children: with them Chromium's warm snapshot
@@ -239,7 +250,7 @@ export class TreeLoader {
       // Structure from GetTree where the application implements Collection: authoritative, and it makes a lazy
       // application such as Chromium create its objects; role and states from the cache, asked again when it was
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
-      tree = await (early ?? treeCall(SAFE_TREE_PROPERTIES));
+      tree = await (early ?? treeCall(treeProperties));
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -266,8 +277,10 @@ export class TreeLoader {
       this.storeFromCache(root, structure);
       if (tree) {
         for (const entry of tree) {
-          const data = entry.key === root.key ? undefined : this.store.get(entry.key);
-          if (data && data.app === app) data.accessibleId = String(entry.properties.AccessibleId ?? '');
+          const data = this.store.get(entry.key);
+          if (!data || data.app !== app) continue;
+          if (data !== root) data.accessibleId = String(entry.properties.AccessibleId ?? '');
+          if (wantAttributes) data.loadedAttributes = treeEntryAttributes(entry);
         }
       }
       app.ids = tree ? 'loaded' : 'deferred';
@@ -363,6 +376,10 @@ export class TreeLoader {
         }
       }
       if (!data) continue;
+      if (wantAttributes) {
+        const entry = treeByKey.get(key);
+        if (entry) data.loadedAttributes = treeEntryAttributes(entry);
+      }
       const children = info.children;
       if (!children) continue;
       data.children = missing.length === 0 ? children : children.filter((child) => headers.has(child));

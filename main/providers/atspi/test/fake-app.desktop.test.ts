@@ -208,6 +208,52 @@ test('a complete cache loads the tree in one call; ids come in one GetTree when 
   });
 });
 
+test('every attribute to be read: the bulk load brings the object attributes in its GetTree, each taken once', async () => {
+  const tree = idTree();
+  const attributes = { tag: 'button', 'xml-roles': 'button' };
+  (tree.nodes.find((node) => node.path === 'ok') as FakeNode).attributes = attributes;
+  await withProvider(tree, async ({ app, log: callLog }) => {
+    app.expectAllAttributes();
+    const nodes = await flat(app);
+    // The ids came with them (one GetTree beside the cache call).
+    assert.equal(app.data.app.ids, 'loaded');
+    const ok = nodes.find((node) => node.name === 'OK') as AtspiNode;
+    const cancel = nodes.find((node) => node.name === 'Cancel') as AtspiNode;
+    const objectAttributes = async (node: AtspiNode) =>
+      (await node.readAllAttributes()).find((entry) => entry.name === 'Accessible.Attributes')?.value;
+    const expected = {
+      type: 'Object',
+      value: { tag: { type: 'String', value: 'button' }, 'xml-roles': { type: 'String', value: 'button' } },
+    };
+    assert.deepEqual(await objectAttributes(ok), expected);
+    assert.deepEqual(await objectAttributes(cancel), { type: 'Object', value: {} });
+    const attributeCalls = (lines: string[]) => lines.filter((line) => line.startsWith('GetAttributes'));
+    let log = await callLog();
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('GetTree')),
+      ['GetTree ChildCount,AccessibleId,Attributes'],
+    );
+    assert.deepEqual(attributeCalls(log), []);
+    // Taken once: read again after the values were released, they are asked for.
+    ok.releaseReadValues();
+    assert.deepEqual(await objectAttributes(ok), expected);
+    log = await callLog();
+    assert.deepEqual(attributeCalls(log), ['GetAttributes /org/a11y/atspi/accessible/ok']);
+  });
+});
+
+test('without every attribute to be read, the bulk load asks for no attributes', async () => {
+  await withProvider(idTree(), async ({ app, log: callLog }) => {
+    await app.loadId();
+    await flat(app);
+    const log = await callLog();
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('GetTree')),
+      ['GetTree ChildCount,AccessibleId'],
+    );
+  });
+});
+
 test('through the runtime, ids are right in attributes, XPath and a fresh load once asked', async () => {
   const fake = await startFake(idTree());
   const previous = process.env.AT_SPI_BUS_ADDRESS;

@@ -25,6 +25,8 @@ export interface FakeNode {
   childCount?: number;
   /** GetChildren answers the children list repeated to this many entries (an absurd children list). */
   listedChildren?: number;
+  /** Object attributes (GetAttributes, and the Attributes property in GetTree); none when left out. */
+  attributes?: { [key: string]: string };
 }
 
 export interface FakeTree {
@@ -140,6 +142,7 @@ async function main(): Promise<void> {
         for (const name of properties) {
           if (name === 'ChildCount') props[name] = new Variant('i', childCountOf(n));
           if (name === 'AccessibleId') props[name] = new Variant('s', n.id ?? '');
+          if (name === 'Attributes') props[name] = new Variant('a{ss}', n.attributes ?? {});
         }
         out.push([ref(p), props]);
         for (const child of n.children) visit(PREFIX + child, depth + 1);
@@ -160,7 +163,7 @@ async function main(): Promise<void> {
       case 'GetInterfaces':
         return reply(app, msg, 'as', [interfacesOf(node)]);
       case 'GetAttributes':
-        return reply(app, msg, 'a{ss}', [{}]);
+        return reply(app, msg, 'a{ss}', [node.attributes ?? {}]);
       default:
         return false;
     }
