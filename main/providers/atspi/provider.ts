@@ -251,6 +251,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         states: [],
         interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Application'],
         childCount: -1,
+        partial: false,
       };
     }
     header.role = ATSPI_ROLE.Application;
@@ -588,7 +589,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         const key = runtimeIdOf(ref);
         if (key === current.key || chain.some((n) => n.runtimeId === key)) break;
         let data = this.store.get(key);
-        if (!data || data.stale) {
+        if (!data || data.stale || data.partial) {
           try {
             const header = await this.loader.fetchHeader(ref);
             if (data) Object.assign(data, header, { stale: false });
