@@ -457,6 +457,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (!data) return;
         const state = stateNumber(change.state);
         if (state > 0) data.states = withState(data.states, state, change.on);
+        if (data.partial) this.loader.stateChanged(data);
         viewOf(data)?.dropAttributes();
         if (state === S.Defunct && change.on) {
           this.store.removeSubtree(data.key);

@@ -18,6 +18,8 @@ const HEADERS_READ_AT_ONCE = 64;
  * competed with the query waiting for the load (the XPath walk and the calls share the thread).
  */
 const BACKGROUND_COMPLETION_DELAY_MS = 1000;
+/** Reads of a partial node's states at most, while state events keep arriving during them. */
+const MAX_COMPLETION_READS = 3;
 /** The interfaces of a partial node until they are read. */
 const NO_INTERFACES = internInterfaces([]);
 
@@ -101,7 +103,7 @@ export class TreeLoader {
   ) {}
 
   /** Header completions in flight (completeHeader), one per partial node. */
-  private readonly completing = new Map<NodeData, Promise<void>>();
+  private readonly completing = new Map<NodeData, { promise: Promise<void>; stateChanged: boolean }>();
 
   /** Role, name, states, interfaces, child count, description and id of one object, in pipelined calls. */
   async fetchHeader(ref: ObjectRef): Promise<NodeHeader> {
@@ -120,23 +122,38 @@ export class TreeLoader {
 
   /**
    * Reads the states and interfaces of a node a bulk load left partial (once, however many callers wait for it).
-   * States that events changed meanwhile are read again with the rest: the answer is at least as new as they are.
+   * A state event that arrives while the read runs may be newer than its answer (the answer comes straight from the
+   * application, the event through the bus): the states are read again then.
    */
   completeHeader(data: NodeData): Promise<void> {
     if (!data.partial) return Promise.resolve();
-    let pending = this.completing.get(data);
-    if (!pending) {
-      pending = Promise.all([this.calls.getState(data.ref), this.calls.getInterfaces(data.ref)])
-        .then(([states, interfaces]) => {
-          if (!data.partial) return;
-          data.states = states;
-          data.interfaces = interfaces;
-          data.partial = false;
-        })
-        .finally(() => this.completing.delete(data));
-      this.completing.set(data, pending);
-    }
-    return pending;
+    const running = this.completing.get(data);
+    if (running) return running.promise;
+    const entry = { promise: Promise.resolve(), stateChanged: false };
+    const read = async () => {
+      for (let attempt = 1; ; attempt++) {
+        entry.stateChanged = false;
+        const [states, interfaces] = await Promise.all([
+          this.calls.getState(data.ref),
+          this.calls.getInterfaces(data.ref),
+        ]);
+        if (!data.partial) return;
+        if (entry.stateChanged && attempt < MAX_COMPLETION_READS) continue;
+        data.states = states;
+        data.interfaces = interfaces;
+        data.partial = false;
+        return;
+      }
+    };
+    entry.promise = read().finally(() => this.completing.delete(data));
+    this.completing.set(data, entry);
+    return entry.promise;
+  }
+
+  /** A state event for a node: a completion reading it reads again (see completeHeader). */
+  stateChanged(data: NodeData): void {
+    const running = this.completing.get(data);
+    if (running) running.stateChanged = true;
   }
 
   /**
