@@ -11,13 +11,16 @@
 // and compares what both wrote for each warm snapshot of the same page (`output.<path>.differs` counts the rounds
 // where the bytes differ; 0 when they are the same).
 // --only snapshot.all,query.button times only the paths whose names start with one of these (libatspi's warm walks
-// always run; its cold walk only with a cold path).
+// always run; its cold walk only with a cold path). query.button.scoped.listener: the scoped query against a Chromium
+// started while this process had AT-SPI listeners registered (as with Orca running): its cache stays partial.
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
 import os from 'node:os';
 import path from 'node:path';
+import '../main/backends/linux.js';
 import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import { atspiReferenceScript, projectRoot, SYSTEM_PYTHON } from '../e2e/support/paths.js';
+import { Runtime } from '../main/runtime/runtime.js';
 import { joinDesktopSession, median, numberOption, runProcess } from './_cli.js';
 import { print } from './_stats.js';
 
@@ -135,6 +138,26 @@ async function main(): Promise<void> {
           } finally {
             await page.stop();
           }
+        }
+      }
+      // A Chromium started while a listener is registered (Orca, an inspector already running): at-spi2-atk builds
+      // its Cache at the start and never again, so every client loads the page by GetTree and per-node calls.
+      if (wanted('query.button.scoped.listener')) {
+        const listener = await Runtime.create({ providers: ['atspi'], platform: 'none' });
+        const stopListening = listener.registerEventSink(() => undefined);
+        try {
+          const page = await launch();
+          try {
+            // The first client after the start finds the page less ready: the builds take turns at being first.
+            for (const { label, bin } of round % 2 === 0 ? clis : [...clis].reverse()) {
+              record(`${label}.query.button.scoped.listener`, await cli(bin, ['query', `${app}${button}`, '--stats']));
+            }
+          } finally {
+            await page.stop();
+          }
+        } finally {
+          stopListening();
+          await listener.shutdown();
         }
       }
       if (wanted('snapshot.default.cold')) {

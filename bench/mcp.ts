@@ -16,6 +16,7 @@ import type { LaunchedApp } from '../e2e/support/apps.js';
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import { startMcpClient, type McpClient } from '../e2e/support/mcp-client.js';
 import type { NodeItem } from '../main/mcp/node-items.js';
+import { AtspiProvider } from '../main/providers/atspi/provider.js';
 import { Runtime } from '../main/runtime/runtime.js';
 import { XPathService } from '../main/xpath/xpath-service.js';
 import { cli, goal, joinDesktopSession, line, median, numberOption, printLoad, runProcess } from './_cli.js';
@@ -42,6 +43,10 @@ async function main(): Promise<void> {
   const checkbox = `${app}//CheckBox[@Name='Select item 3']`;
   let chromium: LaunchedApp | undefined;
   // The observer of the application's reactions: the runtime's event stream in this process, on the same bus.
+  // Registered before Chromium starts, like Orca or an inspector already running on a real desktop: at-spi2-atk then
+  // builds Chromium's Cache at its start and never again, so Cache.GetItems holds about 200 of the page's 10,220
+  // objects for good and every client loads the page by Collection.GetTree and per-node calls (the path timed here;
+  // bench/cli-live-paths.ts starts Chromium with no listener, its first client finds the whole page in the cache).
   const observer = await Runtime.create({ providers: ['atspi'], platform: 'none' });
   let lastEventAt = 0;
   const eventTimes: number[] = [];
@@ -61,7 +66,13 @@ async function main(): Promise<void> {
     const observerXPath = new XPathService(observer);
     try {
       const { items } = await observerXPath.evaluate(checkbox, { timeoutMs: 120_000 });
-      if (items.length !== 1) throw new Error(`${checkbox} selected ${items.length} items`);
+      if (items.length !== 1 || items[0]?.type !== 'node')
+        throw new Error(`${checkbox} selected ${items.length} items`);
+      // How much of the page Chromium's cache holds: the path every client's bulk load takes.
+      const busName = /^atspi:\/\/([^/]+)\//.exec(items[0].node.runtimeId)?.[1];
+      const atspi = observer.providers.find((provider) => provider instanceof AtspiProvider);
+      const cached = busName && atspi ? await atspi.calls.getCacheItems(busName, 30_000) : undefined;
+      line('chromium.cache.items', cached?.length ?? Number.NaN, 'nodes');
     } finally {
       await observerXPath.close();
     }

@@ -130,6 +130,12 @@ export interface TreeEntry {
  * Chromium when tried. Names, roles and states come from the cache.
  */
 export const SAFE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId'] as const;
+/**
+ * The properties asked for when the cache cannot give the structure (a partial cache: Chromium started while a
+ * listener such as Orca was registered keeps the cache it built at start): names and descriptions come with the
+ * structure, so the per-node reads that remain are role, states and interfaces (three calls instead of five).
+ */
+export const STRUCTURE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId', 'Name', 'Description'] as const;
 /** The properties asked for when only the developer ids are missing (the structure came from a complete cache). */
 export const ID_TREE_PROPERTIES = ['AccessibleId'] as const;
 /**

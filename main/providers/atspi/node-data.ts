@@ -61,6 +61,11 @@ export interface NodeData {
   children: string[] | undefined;
   /** Header (role, name, states, interfaces) must be re-read before it is trusted again. */
   stale: boolean;
+  /**
+   * States and interfaces not read yet: a bulk load that could not take them from the cache reads them after the
+   * structure, roles and names (TreeLoader.completeHeader); whatever needs them reads them first.
+   */
+  partial: boolean;
   /** The object is gone (application exited, object destroyed). */
   invalid: boolean;
   /** Object attributes (GetAttributes), read lazily. */
@@ -84,13 +89,16 @@ export interface NodeHeader {
   states: number[];
   interfaces: string[];
   childCount: number;
+  /** States and interfaces are placeholders still to be read (NodeData.partial). */
+  partial: boolean;
 }
 
 export function newNodeData(
   ref: ObjectRef,
   app: ApplicationData,
   parentKey: string | undefined,
-  header: Omit<NodeHeader, 'accessibleId' | 'childCount'> & Partial<Pick<NodeHeader, 'accessibleId' | 'childCount'>>,
+  header: Omit<NodeHeader, 'accessibleId' | 'childCount' | 'partial'> &
+    Partial<Pick<NodeHeader, 'accessibleId' | 'childCount' | 'partial'>>,
   key?: string,
 ): NodeData {
   // Written out (not spread) so every node has the same shape.
@@ -108,6 +116,7 @@ export function newNodeData(
     childCount: header.childCount ?? 0,
     children: undefined,
     stale: false,
+    partial: header.partial ?? false,
     invalid: false,
     objectAttributes: undefined,
     loadedAttributes: undefined,

@@ -143,12 +143,12 @@ export class AtspiNode implements ProviderNode {
 
   private async fresh(): Promise<void> {
     this.checkUsable();
-    if (this.data.stale) {
-      try {
-        await this.host.loader.refreshHeader(this.data);
-      } catch (error) {
-        this.fail(error);
-      }
+    if (!this.data.stale && !this.data.partial) return;
+    try {
+      if (this.data.stale) await this.host.loader.refreshHeader(this.data);
+      else await this.host.loader.completeHeader(this.data);
+    } catch (error) {
+      this.fail(error);
     }
   }
 
@@ -278,7 +278,7 @@ export class AtspiNode implements ProviderNode {
   peekAttributes(names?: ReadonlySet<string>): NodeAttribute[] | undefined {
     const data = this.data;
     if (this.attributeListWithoutIds && data.app.ids === 'loaded') this.attributeList = undefined;
-    if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    if (data.stale || data.partial || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
     if (names && !this.attributeList) return this.buildAttributeList(names);
     return (this.attributeList ??= this.buildAttributeList());
   }
@@ -348,7 +348,7 @@ export class AtspiNode implements ProviderNode {
 
   peekSupportedPatterns(): readonly string[] | undefined {
     const data = this.data;
-    if (data.stale || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    if (data.stale || data.partial || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
     return supportedPatterns(this.context());
   }
 

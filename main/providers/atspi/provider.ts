@@ -251,6 +251,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         states: [],
         interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Application'],
         childCount: -1,
+        partial: false,
       };
     }
     header.role = ATSPI_ROLE.Application;
@@ -456,6 +457,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         if (!data) return;
         const state = stateNumber(change.state);
         if (state > 0) data.states = withState(data.states, state, change.on);
+        if (data.partial) this.loader.stateChanged(data);
         viewOf(data)?.dropAttributes();
         if (state === S.Defunct && change.on) {
           this.store.removeSubtree(data.key);
@@ -588,7 +590,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
         const key = runtimeIdOf(ref);
         if (key === current.key || chain.some((n) => n.runtimeId === key)) break;
         let data = this.store.get(key);
-        if (!data || data.stale) {
+        if (!data || data.stale || data.partial) {
           try {
             const header = await this.loader.fetchHeader(ref);
             if (data) Object.assign(data, header, { stale: false });

@@ -6,14 +6,24 @@ import {
   SAFE_TREE_PROPERTIES,
   TREE_PROPERTIES_WITH_ATTRIBUTES,
   treeEntryAttributes,
+  STRUCTURE_TREE_PROPERTIES,
 } from './atspi-calls.js';
 import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
-import { newNodeData, runtimeIdOf } from './node-data.js';
+import { internInterfaces, newNodeData, runtimeIdOf } from './node-data.js';
 import { Gate } from '../../../shared/gate.js';
 
-/** Nodes whose headers are read at once when the cache missed them (five calls each; the window holds 96). */
+/** Nodes whose headers are read at once when the cache missed them (one to five calls each; the window holds 96). */
 const HEADERS_READ_AT_ONCE = 64;
+/**
+ * How long after a bulk load its partial nodes start to be completed in the background: reading them at once
+ * competed with the query waiting for the load (the XPath walk and the calls share the thread).
+ */
+const BACKGROUND_COMPLETION_DELAY_MS = 1000;
+/** Reads of a partial node's states at most, while state events keep arriving during them. */
+const MAX_COMPLETION_READS = 3;
+/** The interfaces of a partial node until they are read. */
+const NO_INTERFACES = internInterfaces([]);
 
 /**
  * Loads the tree: in bulk where an application offers it (`Cache.GetItems` when the cache is complete, otherwise
@@ -94,6 +104,9 @@ export class TreeLoader {
     private readonly options: LoaderOptions,
   ) {}
 
+  /** Header completions in flight (completeHeader), one per partial node. */
+  private readonly completing = new Map<NodeData, { promise: Promise<void>; stateChanged: boolean }>();
+
   /** Role, name, states, interfaces, child count, description and id of one object, in pipelined calls. */
   async fetchHeader(ref: ObjectRef): Promise<NodeHeader> {
     const c = this.calls;
@@ -106,7 +119,65 @@ export class TreeLoader {
       c.getDescription(ref),
       c.getAccessibleId(ref),
     ]);
-    return { role, name, states, interfaces, childCount, description, accessibleId };
+    return { role, name, states, interfaces, childCount, description, accessibleId, partial: false };
+  }
+
+  /**
+   * Reads the states and interfaces of a node a bulk load left partial (once, however many callers wait for it).
+   * A state event that arrives while the read runs may be newer than its answer (the answer comes straight from the
+   * application, the event through the bus): the states are read again then.
+   */
+  completeHeader(data: NodeData): Promise<void> {
+    if (!data.partial) return Promise.resolve();
+    const running = this.completing.get(data);
+    if (running) return running.promise;
+    const entry = { promise: Promise.resolve(), stateChanged: false };
+    const read = async () => {
+      for (let attempt = 1; ; attempt++) {
+        entry.stateChanged = false;
+        const [states, interfaces] = await Promise.all([
+          this.calls.getState(data.ref),
+          this.calls.getInterfaces(data.ref),
+        ]);
+        if (!data.partial) return;
+        if (entry.stateChanged && attempt < MAX_COMPLETION_READS) continue;
+        data.states = states;
+        data.interfaces = interfaces;
+        data.partial = false;
+        return;
+      }
+    };
+    entry.promise = read().finally(() => this.completing.delete(data));
+    this.completing.set(data, entry);
+    return entry.promise;
+  }
+
+  /** A state event for a node: a completion reading it reads again (see completeHeader). */
+  stateChanged(data: NodeData): void {
+    const running = this.completing.get(data);
+    if (running) running.stateChanged = true;
+  }
+
+  /**
+   * Completes partial nodes in the background once the query that caused the load had its turn (a one-shot command
+   * is gone by then; the timer does not keep it alive), a window of nodes at a time; a node someone needs meanwhile
+   * is read at once by completeHeader and skipped here. Failures leave a node partial (the next reader tries again).
+   */
+  private completeInBackground(nodes: readonly NodeData[]): void {
+    if (nodes.length === 0) return;
+    const timer = setTimeout(() => {
+      const gate = new Gate(HEADERS_READ_AT_ONCE);
+      for (const data of nodes) {
+        void gate
+          .run(() =>
+            data.partial && !data.invalid && !this.calls.client.isClosed
+              ? this.completeHeader(data)
+              : Promise.resolve(),
+          )
+          .catch(() => undefined);
+      }
+    }, BACKGROUND_COMPLETION_DELAY_MS);
+    timer.unref();
   }
 
   /** Re-reads a stale node's header in place. */
@@ -250,7 +321,7 @@ export class TreeLoader {
       // Structure from GetTree where the application implements Collection: authoritative, and it makes a lazy
       // application such as Chromium create its objects; role and states from the cache, asked again when it was
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
-      tree = await (early ?? treeCall(treeProperties));
+      tree = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -308,6 +379,7 @@ export class TreeLoader {
           states: cached.states,
           interfaces: cached.interfaces,
           childCount: info.children?.length ?? cached.childCount,
+          partial: false,
         });
       } else {
         missing.push({ key, ref: info.ref });
@@ -315,7 +387,10 @@ export class TreeLoader {
     }
     // Nodes the cache did not hold: fetch what the structure pass did not bring, in pipelined calls, a bounded number
     // of nodes at a time (enough to keep the application's window full): thousands of calls issued at once held the
-    // thread for seconds, and a closed connection (a timeout) ends the rest without a call.
+    // thread for seconds, and a closed connection (a timeout) ends the rest without a call. Nodes GetTree listed get
+    // their role now (names came with it) and their states and interfaces after the load (partial): a Chromium
+    // started while a listener was registered (Orca, another inspector) keeps a partial cache for good, and reading
+    // all three for its ten thousand nodes held the first query for seconds.
     const gate = new Gate(HEADERS_READ_AT_ONCE);
     await Promise.all(
       missing.map(({ key, ref }) =>
@@ -325,21 +400,21 @@ export class TreeLoader {
           try {
             const c = this.calls;
             if (entry) {
-              const [role, states, interfaces, name, description] = await Promise.all([
+              const { Name: treeName, Description: treeDescription } = entry.properties;
+              const [role, name, description] = await Promise.all([
                 c.getRole(ref),
-                c.getState(ref),
-                c.getInterfaces(ref),
-                c.getName(ref),
-                c.getDescription(ref),
+                typeof treeName === 'string' ? treeName : c.getName(ref),
+                typeof treeDescription === 'string' ? treeDescription : c.getDescription(ref),
               ]);
               headers.set(key, {
                 role,
-                states,
-                interfaces,
+                states: [],
+                interfaces: NO_INTERFACES,
                 name,
                 description,
                 accessibleId: String(entry.properties.AccessibleId ?? ''),
                 childCount: structure.get(key)?.children?.length ?? 0,
+                partial: true,
               });
             } else {
               headers.set(key, await this.fetchHeader(ref));
@@ -362,6 +437,7 @@ export class TreeLoader {
         }),
       );
     }
+    const partial: NodeData[] = [];
     for (const [key, info] of structure) {
       const header = key === root.key ? undefined : headers.get(key);
       let data: NodeData | undefined = key === root.key ? root : undefined;
@@ -374,6 +450,7 @@ export class TreeLoader {
           data = newNodeData(info.ref, app, info.parentKey, header, key);
           this.store.put(data);
         }
+        if (data.partial) partial.push(data);
       }
       if (!data) continue;
       if (wantAttributes) {
@@ -388,6 +465,7 @@ export class TreeLoader {
     app.ids = idsDeferred ? 'deferred' : 'loaded';
     app.bulk = 'loaded';
     app.loadedBy = loadedBy;
+    this.completeInBackground(partial);
   }
 
   /** Puts a structure that came from a complete cache into the store, one node per item, no header objects. */
@@ -413,6 +491,7 @@ export class TreeLoader {
           existing.interfaces = item.interfaces;
           existing.parentKey = info.parentKey;
           existing.stale = false;
+          existing.partial = false;
           data = existing;
         } else {
           data = newNodeData(info.ref, app, info.parentKey, item, key);

@@ -254,6 +254,51 @@ test('without every attribute to be read, the bulk load asks for no attributes',
   });
 });
 
+test('a partial cache: names come with GetTree, roles per node, states and interfaces when needed and soon after', async () => {
+  // Chromium started while a listener (Orca, another inspector) was registered keeps the cache it built at its start:
+  // here the root and the window, none of the content.
+  await withProvider({ ...idTree(), cachedPaths: ['root', 'win'] }, async ({ app, log: callLog }) => {
+    const nodes = await flat(app);
+    assert.equal(nodes.length, 6);
+    assert.equal(app.data.app.loadedBy, 'Collection.GetTree+Cache.GetItems');
+    const ok = nodes.find((node) => node.name === 'OK') as AtspiNode;
+    assert.equal(ok.role, 'Button');
+    assert.equal(nodes.find((node) => node.name === 'Ready')?.role, 'Label');
+    const content = (lines: string[], verb: string) =>
+      lines.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
+    let log = await callLog();
+    assert.deepEqual(
+      log.filter((line) => line.startsWith('GetTree')),
+      ['GetTree ChildCount,AccessibleId,Name,Description'],
+    );
+    assert.equal(content(log, 'GetRole').length, 4);
+    for (const verb of ['Get Name', 'Get Description', 'GetState', 'GetInterfaces'])
+      assert.deepEqual(content(log, verb), [], verb);
+
+    // Needed: read at once, and right.
+    assert.equal(ok.peekAttributes(), undefined);
+    const attributes = await ok.readAllAttributes();
+    assert.deepEqual(attributes.find((entry) => entry.name === A.IsEnabled)?.value, { type: 'Bool', value: true });
+    assert.deepEqual(attributes.find((entry) => entry.name === A.IsVisible)?.value, { type: 'Bool', value: true });
+    log = await callLog();
+    assert.deepEqual(content(log, 'GetState'), ['GetState /org/a11y/atspi/accessible/ok']);
+    assert.ok(ok.peekAttributes());
+
+    // The others are completed in the background soon after the load, each once.
+    for (let waited = 0; nodes.some((node) => node.data.partial) && waited < 10_000; waited += 50) await sleep(50);
+    assert.deepEqual(
+      nodes.filter((node) => node.data.partial).map((node) => node.name),
+      [],
+    );
+    log = await callLog();
+    assert.equal(content(log, 'GetState').length, 4, content(log, 'GetState').join('\n'));
+    assert.equal(content(log, 'GetInterfaces').length, 4);
+    const status = nodes.find((node) => node.name === 'Ready') as AtspiNode;
+    const held = status.peekAttributes();
+    assert.deepEqual(held?.find((entry) => entry.name === A.IsEnabled)?.peek(), { type: 'Bool', value: true });
+  });
+});
+
 test('through the runtime, ids are right in attributes, XPath and a fresh load once asked', async () => {
   const fake = await startFake(idTree());
   const previous = process.env.AT_SPI_BUS_ADDRESS;

@@ -33,6 +33,11 @@ export interface FakeTree {
   nodes: FakeNode[];
   /** Offer Cache.GetItems (a complete cache of every node). */
   cache: boolean;
+  /**
+   * The cache holds only these nodes (paths), as Chromium's does when it started while a listener was registered;
+   * every node when absent.
+   */
+  cachedPaths?: string[];
   /** Offer Collection.GetTree on the root (pre-order). */
   collection: boolean;
 }
@@ -109,23 +114,26 @@ async function main(): Promise<void> {
     if (msg.interface === 'org.a11y.atspi.Cache' && msg.member === 'GetItems') {
       log.push('GetItems');
       if (!tree.cache) return error(app, msg, 'org.freedesktop.DBus.Error.UnknownMethod');
-      const items = tree.nodes.map((n) => {
-        const p = PREFIX + n.path;
-        const parent = parentOf.get(p);
-        const index = parent ? (byPath.get(parent) as FakeNode).children.indexOf(n.path) : -1;
-        return [
-          ref(p),
-          ref(PREFIX + 'root'),
-          ref(parent ?? '/org/a11y/atspi/null'),
-          index,
-          childCountOf(n),
-          interfacesOf(n),
-          n.name,
-          n.role,
-          '',
-          n.states ?? [0, 0],
-        ];
-      });
+      const cached = tree.cachedPaths ? new Set(tree.cachedPaths) : undefined;
+      const items = tree.nodes
+        .filter((n) => !cached || cached.has(n.path))
+        .map((n) => {
+          const p = PREFIX + n.path;
+          const parent = parentOf.get(p);
+          const index = parent ? (byPath.get(parent) as FakeNode).children.indexOf(n.path) : -1;
+          return [
+            ref(p),
+            ref(PREFIX + 'root'),
+            ref(parent ?? '/org/a11y/atspi/null'),
+            index,
+            childCountOf(n),
+            interfacesOf(n),
+            n.name,
+            n.role,
+            '',
+            n.states ?? [0, 0],
+          ];
+        });
       return reply(app, msg, 'a((so)(so)(so)iiassusau)', [items]);
     }
     if (msg.interface === 'org.a11y.atspi.Collection' && msg.member === 'GetTree') {
@@ -143,6 +151,8 @@ async function main(): Promise<void> {
           if (name === 'ChildCount') props[name] = new Variant('i', childCountOf(n));
           if (name === 'AccessibleId') props[name] = new Variant('s', n.id ?? '');
           if (name === 'Attributes') props[name] = new Variant('a{ss}', n.attributes ?? {});
+          if (name === 'Name') props[name] = new Variant('s', n.name);
+          if (name === 'Description') props[name] = new Variant('s', '');
         }
         out.push([ref(p), props]);
         for (const child of n.children) visit(PREFIX + child, depth + 1);
