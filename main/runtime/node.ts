@@ -377,7 +377,7 @@ export class RuntimeNode {
       provided = await this.entriesOf(readable);
     }
     const patterns = needsPatterns(provided)
-      ? ((!this.patternsCache && this.peekSupportedPatterns()) || (await this.supportedPatterns()))
+      ? (!this.patternsCache && this.peekSupportedPatterns()) || (await this.supportedPatterns())
       : [];
     return composeAttributes(provided, this.facts(this.id), patterns);
   }
