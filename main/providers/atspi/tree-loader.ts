@@ -305,8 +305,6 @@ export class TreeLoader {
     const early = wantIds || wantAttributes ? treeCall(treeProperties) : undefined;
     early?.catch(() => undefined);
     let items = await cached;
-    // The application's listed windows are not passed for the root's children: with them Chromium's warm snapshot
-    // loaded from its cache alone but took longer (4.0 s against 3.5 s median of 4 at load 8; not yet understood).
     let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
@@ -378,7 +376,7 @@ export class TreeLoader {
           accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
           states: cached.states,
           interfaces: cached.interfaces,
-          childCount: info.children?.length ?? cached.childCount,
+          childCount: info.children.length,
           partial: false,
         });
       } else {
@@ -413,7 +411,7 @@ export class TreeLoader {
                 name,
                 description,
                 accessibleId: String(entry.properties.AccessibleId ?? ''),
-                childCount: structure.get(key)?.children?.length ?? 0,
+                childCount: structure.get(key)?.children.length ?? 0,
                 partial: true,
               });
             } else {
@@ -458,7 +456,6 @@ export class TreeLoader {
         if (entry) data.loadedAttributes = treeEntryAttributes(entry);
       }
       const children = info.children;
-      if (!children) continue;
       data.children = missing.length === 0 ? children : children.filter((child) => headers.has(child));
       data.childCount = data.children.length;
     }
@@ -477,11 +474,7 @@ export class TreeLoader {
       else {
         const item = info.item;
         const existing = this.store.get(key);
-        if (!item) {
-          // A window the cache does not hold keeps its data; its children are listed when asked for.
-          if (existing && !existing.invalid && info.children === undefined) existing.parentKey = info.parentKey;
-          continue;
-        }
+        if (!item) continue; // every node of a structure from the cache has its item
         if (existing && !existing.invalid) {
           existing.role = item.role;
           existing.name = item.name;
@@ -498,7 +491,6 @@ export class TreeLoader {
           this.store.put(data);
         }
       }
-      if (!info.children) continue;
       data.children = info.children;
       data.childCount = info.children.length;
     }
@@ -548,8 +540,7 @@ export class TreeLoader {
 interface StructureInfo {
   ref: ObjectRef;
   parentKey: string | undefined;
-  /** Undefined for a window the cache does not hold: its children are listed lazily. */
-  children: string[] | undefined;
+  children: string[];
   /** The node's cache item, when the structure came from the cache. */
   item?: CacheItem | undefined;
 }
@@ -563,12 +554,6 @@ export function structureFromCache(
   root: ObjectRef,
   /** The root's ChildCount as the root itself reports it: GTK 4's cache item of the root says 0. */
   rootChildCount?: number,
-  /**
-   * The root's children as the application listed them (its top-level windows, known before the bulk load): they
-   * stand for the root's children in the cache. Chromium's cache parents its extra empty frames to nothing (index
-   * -1), or leaves them out: such a window not in the cache keeps what the store knows and is walked lazily.
-   */
-  rootChildren?: readonly ObjectRef[],
 ): Map<string, StructureInfo> | undefined {
   const rootKey = runtimeIdOf(root);
   const byKey = new Map<string, CacheItem>();
@@ -634,18 +619,7 @@ export function structureFromCache(
     if (out.has(key) || depth > MAX_DEPTH) return undefined;
     const item = byKey.get(key);
     let children: string[];
-    if (key === rootKey && rootChildren) {
-      children = [];
-      for (const childRef of rootChildren) {
-        if (isNullRef(childRef)) continue;
-        const childKey = runtimeIdOf(childRef);
-        if (byKey.has(childKey)) children.push(childKey);
-        else if (!out.has(childKey)) {
-          children.push(childKey);
-          out.set(childKey, { ref: childRef, parentKey: key, children: undefined, item: undefined });
-        }
-      }
-    } else if (item?.children) {
+    if (item?.children) {
       children = item.children.filter((c) => !isNullRef(c)).map(runtimeIdOf);
       if (!children.every((c) => byKey.has(c))) return undefined;
     } else if (listed.has(key) && !indexed.has(key)) {
@@ -667,10 +641,7 @@ export function structureFromCache(
     for (let i = children.length - 1; i >= 0; i--) {
       const childKey = children[i] as string;
       const child = byKey.get(childKey);
-      if (!child) {
-        if (key === rootKey && rootChildren) continue;
-        return undefined;
-      }
+      if (!child) return undefined;
       stack.push({ key: childKey, ref: child.ref, parentKey: key, depth: depth + 1 });
     }
   }
@@ -704,7 +675,7 @@ export function structureFromTree(
     const parent = stack[stack.length - 1];
     out.set(key, { ref: entry.ref, parentKey: parent?.key, children: [] });
     if (parent) {
-      out.get(parent.key)?.children?.push(key);
+      out.get(parent.key)?.children.push(key);
       parent.remaining--;
     }
     if (stack.length > MAX_DEPTH) return { structure: undefined, problem: 'tree deeper than the depth limit' };

@@ -107,7 +107,7 @@ test('indices beyond the child count order the children when every child is ther
   ]);
 });
 
-test("the application's listed windows stand for its children in the cache (Chromium's extra frames)", () => {
+test("a cache without some of the root's children is not trusted (Chromium's extra frames)", () => {
   // Chromium: the root counts 3 children; its extra empty frames have no parent and index -1 in the cache, or are
   // not in it at all.
   const items = [
@@ -117,19 +117,7 @@ test("the application's listed windows stand for its children in the cache (Chro
     item('w2', '', -1, 1),
     item('p2', 'w2', 0, 0),
   ];
-  const rootKey = 'atspi://:1.5/org/a11y/atspi/accessible/root';
   assert.equal(structureFromCache(items, root, 3), undefined);
-  const listed = [ref('/o/w1'), ref('/o/w2'), ref('/o/w3')];
-  const structure = structureFromCache(items, root, 3, listed);
-  assert.ok(structure);
-  assert.deepEqual(structure.get(rootKey)?.children, ['atspi://:1.5/o/w1', 'atspi://:1.5/o/w2', 'atspi://:1.5/o/w3']);
-  assert.deepEqual(structure.get('atspi://:1.5/o/w2')?.children, ['atspi://:1.5/o/p2']);
-  assert.equal(structure.get('atspi://:1.5/o/p2')?.parentKey, 'atspi://:1.5/o/w2');
-  // w3 is not in the cache: it is kept, its children listed lazily.
-  assert.equal(structure.get('atspi://:1.5/o/w3')?.children, undefined);
-  assert.equal(structure.get('atspi://:1.5/o/w3')?.parentKey, rootKey);
-  // Below the windows the cache must still be complete.
-  assert.equal(structureFromCache([...items.slice(0, 2)], root, 3, listed), undefined);
 });
 
 test('both cache item signatures parse', () => {
