@@ -128,6 +128,8 @@ export class Recorder {
   private readonly pendingLocates = new Set<Promise<void>>();
   private readonly focusLog: Array<{ node: RuntimeNode; at: number }> = [];
   private readonly selectionLog: Array<{ node: RuntimeNode; at: number }> = [];
+  /** Lists and trees that announced a selection change as a whole; what they selected is read once, when needed. */
+  private readonly containerLog: Array<{ runtimeId: string; at: number; item?: Promise<RuntimeNode | undefined> }> = [];
   /** Focus and selection events still being read (their state), by the time they came. */
   private readonly reading = new Set<{ at: number; done: Promise<void> }>();
   private readonly secretNames = new Map<string, string>();
@@ -171,7 +173,7 @@ export class Recorder {
     // Providers that tell focus gained apart (typed focus events) need no read of the state, which, late, would
     // find a focus already moved on.
     const typedFocus = runtime.providers.every((provider) => provider.watchUiEvents);
-    // A list or tree whose items announce nothing announces its selection as a whole (GTK 3's tree view).
+    // A list or tree may announce a selection only as a whole (its items announce nothing).
     const kinds = new Set<UiEventType>(typedFocus ? ['focus', 'selection-changed'] : ['selection-changed']);
     const stops = runtime.providers.flatMap((provider) =>
       provider.watchUiEvents
@@ -179,8 +181,7 @@ export class Recorder {
             provider.watchUiEvents(kinds, (event) => {
               const at = performance.now();
               if (event.type === 'focus') recorder.focusGained(event.runtimeId, at);
-              else if (event.type === 'selection-changed')
-                recorder.track(recorder.containerSelected(event.runtimeId, at), at);
+              else if (event.type === 'selection-changed') recorder.logContainer(event.runtimeId, at);
             }),
           ]
         : [],
@@ -531,7 +532,8 @@ export class Recorder {
 
   /**
    * What the key did so far: an item selected since, or the focus moved since to another element (Tab), or, for an
-   * arrow key, to an item that is selected now (a list whose rows announce only the focus).
+   * arrow key, to an item that is selected now (a list whose rows announce only the focus), or the item a list that
+   * announced its selection as a whole names selected (a list whose rows announce nothing).
    */
   private async keyEffect(
     at: number,
@@ -549,11 +551,19 @@ export class Recorder {
     // The element focused before the key may be known only from asking the tree after it (a click on the row that
     // had the focus announces no focus), so the one the key focused is not compared with it: being selected decides.
     const moved = this.focusLog.findLast(inTime);
-    if (!moved) return undefined;
-    // Its selected state as it is now: no event said it changed, so what the tree holds may be older.
-    moved.node.invalidate({ children: false });
-    const [entry] = await moved.node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
-    return entry?.value.type === 'Bool' && entry.value.value ? { kind: 'select', node: moved.node } : undefined;
+    if (moved) {
+      // Its selected state as it is now: no event said it changed, so what the tree holds may be older.
+      moved.node.invalidate({ children: false });
+      const [entry] = await moved.node.attributesNamed(AttributeNames.IsSelected).catch(() => []);
+      if (entry?.value.type === 'Bool' && entry.value.value) return { kind: 'select', node: moved.node };
+    }
+    // Read only now, for a key waiting for its effect: a read at every change would ask the application while it
+    // reacts (a click in a list, a notebook's tab).
+    const changed = this.containerLog.findLast(inTime);
+    if (!changed) return undefined;
+    changed.item ??= this.selectedItemOf(changed.runtimeId);
+    const item = await changed.item;
+    return item ? { kind: 'select', node: item } : undefined;
   }
 
   /** A focus or selection event on an element the tree has not loaded (dropped when it cannot be loaded in time). */
@@ -604,22 +614,27 @@ export class Recorder {
     if (entry?.value.type === 'Bool' && entry.value.value) this.logSelection(node, at);
   }
 
+  private logContainer(runtimeId: string, at: number): void {
+    this.containerLog.push({ runtimeId, at });
+    if (this.containerLog.length > FOCUS_LOG_LIMIT)
+      this.containerLog.splice(0, this.containerLog.length - FOCUS_LOG_LIMIT);
+  }
+
   /**
-   * A container's selection changed: the item it names selected now (read through its SelectedItems) is logged as
-   * selected. Of several (a table row's cells, a multiple selection) the one focused last, else the first.
+   * The item a list or tree names selected now (its SelectedItems): of several (a table row's cells, a multiple
+   * selection) the one focused last, else the first.
    */
-  private async containerSelected(runtimeId: string, at: number): Promise<void> {
+  private async selectedItemOf(runtimeId: string): Promise<RuntimeNode | undefined> {
     const container = this.runtime.node(runtimeId) ?? (await this.eventNode(runtimeId));
-    if (!container) return;
+    if (!container) return undefined;
     // What the tree holds may be older: no event told it that this attribute changed.
     container.invalidate({ children: false });
     const [entry] = await container.attributesNamed(AttributeNames.SelectedItems).catch(() => []);
     const ids =
       entry?.value.type === 'Array' ? entry.value.value.flatMap((v) => (v.type === 'String' ? [v.value] : [])) : [];
-    if (ids.length === 0) return;
+    if (ids.length === 0) return undefined;
     const focused = this.focusLog.findLast((logged) => ids.includes(logged.node.runtimeId));
-    const item = focused?.node ?? this.runtime.node(ids[0]!) ?? (await this.eventNode(ids[0]!));
-    if (item) this.logSelection(item, at);
+    return focused?.node ?? this.runtime.node(ids[0]!) ?? (await this.eventNode(ids[0]!));
   }
 
   private logSelection(node: RuntimeNode, at: number): void {
