@@ -94,7 +94,12 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
       .getByRole('treeitem', { name: 'app:Application "gtk3-demo"', exact: true })
       .waitFor({ timeout: 30_000 });
     await page.getByRole('tab', { name: 'Screen' }).click();
-    await page.locator('img[alt="Screen"]').waitFor({ timeout: 20_000 });
+    // The element is there before its first capture has decoded (naturalWidth 0 until then).
+    await page.waitForFunction(
+      () => (document.querySelector<HTMLImageElement>('img[alt="Screen"]')?.naturalWidth ?? 0) > 0,
+      undefined,
+      { timeout: 20_000 },
+    );
     const image = page.getByRole('img', { name: 'Screen' });
     const natural = await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
     assert.ok(natural[0]! <= DESKTOP.width, `sent at the scale shown, at most the desktop's size: ${natural}`);
