@@ -210,8 +210,13 @@ test('a complete cache loads the tree in one call; ids come in one GetTree when 
 
 test('a partial cache: names come with GetTree, roles per node, states and interfaces when needed and soon after', async () => {
   // Chromium started while a listener (Orca, another inspector) was registered keeps the cache it built at its start:
-  // here the root and the window, none of the content.
-  await withProvider({ ...idTree(), cachedPaths: ['root', 'win'] }, async ({ app, log: callLog }) => {
+  // here the root and the window, none of the content. "Ready" is selectable through its panel's Selection.
+  const tree = idTree();
+  const panel = tree.nodes.find((node) => node.path === 'panel') as FakeNode;
+  panel.interfaces = [ACC, COMPONENT, 'org.a11y.atspi.Selection'];
+  const ready = tree.nodes.find((node) => node.path === 'status') as FakeNode;
+  ready.states = [(SHOWN[0] as number) | (1 << S.Selectable), 0];
+  await withProvider({ ...tree, cachedPaths: ['root', 'win'] }, async ({ app, log: callLog }) => {
     const nodes = await flat(app);
     assert.equal(nodes.length, 6);
     assert.equal(app.data.app.loadedBy, 'Collection.GetTree+Cache.GetItems');
@@ -237,6 +242,10 @@ test('a partial cache: names come with GetTree, roles per node, states and inter
     log = await callLog();
     assert.deepEqual(content(log, 'GetState'), ['GetState /org/a11y/atspi/accessible/ok']);
     assert.ok(ok.peekAttributes());
+    // A pattern that depends on the parent's interfaces waits for the parent's too.
+    const status = nodes.find((node) => node.name === 'Ready') as AtspiNode;
+    assert.equal(status.peekSupportedPatterns(), undefined);
+    assert.ok((await status.supportedPatterns()).includes('Selectable'));
 
     // The others are completed in the background soon after the load, each once.
     for (let waited = 0; nodes.some((node) => node.data.partial) && waited < 10_000; waited += 50) await sleep(50);
@@ -247,7 +256,6 @@ test('a partial cache: names come with GetTree, roles per node, states and inter
     log = await callLog();
     assert.equal(content(log, 'GetState').length, 4, content(log, 'GetState').join('\n'));
     assert.equal(content(log, 'GetInterfaces').length, 4);
-    const status = nodes.find((node) => node.name === 'Ready') as AtspiNode;
     const held = status.peekAttributes();
     assert.deepEqual(held?.find((entry) => entry.name === A.IsEnabled)?.peek(), { type: 'Bool', value: true });
   });
