@@ -104,6 +104,8 @@ export class TreeLoader {
 
   /** Header completions in flight (completeHeader), one per partial node. */
   private readonly completing = new Map<NodeData, { promise: Promise<void>; stateChanged: boolean }>();
+  /** Per application, its background completion waiting for its timer (completeInBackground): starts it at once. */
+  private readonly scheduled = new Map<ApplicationData, () => void>();
 
   /** Role, name, states, interfaces, child count, description and id of one object, in pipelined calls. */
   async fetchHeader(ref: ObjectRef): Promise<NodeHeader> {
@@ -127,6 +129,14 @@ export class TreeLoader {
    */
   completeHeader(data: NodeData): Promise<void> {
     if (!data.partial) return Promise.resolve();
+    const promise = this.readPartial(data);
+    // One node needed: a walk (a snapshot) needs the next ones too, so the background completion starts now, behind
+    // the nodes asked for in the same turn (a node and its parent).
+    queueMicrotask(() => this.scheduled.get(data.app)?.());
+    return promise;
+  }
+
+  private readPartial(data: NodeData): Promise<void> {
     const running = this.completing.get(data);
     if (running) return running.promise;
     const entry = { promise: Promise.resolve(), stateChanged: false };
@@ -158,24 +168,27 @@ export class TreeLoader {
 
   /**
    * Completes partial nodes in the background once the query that caused the load had its turn (a one-shot command
-   * is gone by then; the timer does not keep it alive), a window of nodes at a time; a node someone needs meanwhile
-   * is read at once by completeHeader and skipped here. Failures leave a node partial (the next reader tries again).
+   * is gone by then; the timer does not keep it alive), or as soon as anyone needs one (completeHeader), a window of
+   * nodes at a time in the tree's order; a node needed meanwhile is read at once and skipped here. Failures leave a
+   * node partial (the next reader tries again).
    */
-  private completeInBackground(nodes: readonly NodeData[]): void {
+  private completeInBackground(app: ApplicationData, nodes: readonly NodeData[]): void {
     if (nodes.length === 0) return;
-    const timer = setTimeout(() => {
+    const start = () => {
+      clearTimeout(timer);
+      if (this.scheduled.get(app) === start) this.scheduled.delete(app);
       const gate = new Gate(HEADERS_READ_AT_ONCE);
       for (const data of nodes) {
         void gate
           .run(() =>
-            data.partial && !data.invalid && !this.calls.client.isClosed
-              ? this.completeHeader(data)
-              : Promise.resolve(),
+            data.partial && !data.invalid && !this.calls.client.isClosed ? this.readPartial(data) : Promise.resolve(),
           )
           .catch(() => undefined);
       }
-    }, BACKGROUND_COMPLETION_DELAY_MS);
+    };
+    const timer = setTimeout(start, BACKGROUND_COMPLETION_DELAY_MS);
     timer.unref();
+    this.scheduled.set(app, start);
   }
 
   /** Re-reads a stale node's header in place. */
@@ -453,7 +466,7 @@ export class TreeLoader {
     app.ids = idsDeferred ? 'deferred' : 'loaded';
     app.bulk = 'loaded';
     app.loadedBy = loadedBy;
-    this.completeInBackground(partial);
+    this.completeInBackground(app, partial);
   }
 
   /** Puts a structure that came from a complete cache into the store, one node per item, no header objects. */
