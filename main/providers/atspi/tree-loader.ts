@@ -18,6 +18,13 @@ const HEADERS_READ_AT_ONCE = 64;
  * competed with the query waiting for the load (the XPath walk and the calls share the thread).
  */
 const BACKGROUND_COMPLETION_DELAY_MS = 1000;
+/** From this many nodes the cache lacks on, a bulk load leaves their states and interfaces for later (partial). */
+const PARTIAL_FROM_NODES = 1000;
+/**
+ * Partial nodes completed at once in the background (two calls each): few, so that a reader's own calls (a recorder
+ * deciding within a key's 300 ms) find the application's queue short.
+ */
+const COMPLETED_AT_ONCE = 16;
 /** Reads of a partial node's states at most, while state events keep arriving during them. */
 const MAX_COMPLETION_READS = 3;
 /** The interfaces of a partial node until they are read. */
@@ -93,6 +100,8 @@ export class NodeStore {
 export interface LoaderOptions {
   /** Timeout for the bulk calls that return a whole tree (they legitimately take longer than one call). */
   bulkTimeoutMs: number;
+  /** From this many nodes the cache lacks on, their states and interfaces are read later (default 1000). */
+  partialFromNodes?: number;
 }
 
 export class TreeLoader {
@@ -177,7 +186,7 @@ export class TreeLoader {
     const start = () => {
       clearTimeout(timer);
       if (this.scheduled.get(app) === start) this.scheduled.delete(app);
-      const gate = new Gate(HEADERS_READ_AT_ONCE);
+      const gate = new Gate(COMPLETED_AT_ONCE);
       for (const data of nodes) {
         void gate
           .run(() =>
@@ -396,6 +405,9 @@ export class TreeLoader {
     // their role now (names came with it) and their states and interfaces after the load (partial): a Chromium
     // started while a listener was registered (Orca, another inspector) keeps a partial cache for good, and reading
     // all three for its ten thousand nodes held the first query for seconds.
+    // A few hundred nodes are read whole at once: left partial, each would cost its readers a round trip later (a
+    // recorder deciding within a key's 300 ms what it did).
+    const leavePartial = missing.length >= (this.options.partialFromNodes ?? PARTIAL_FROM_NODES);
     const gate = new Gate(HEADERS_READ_AT_ONCE);
     await Promise.all(
       missing.map(({ key, ref }) =>
@@ -406,20 +418,22 @@ export class TreeLoader {
             const c = this.calls;
             if (entry) {
               const { Name: treeName, Description: treeDescription } = entry.properties;
-              const [role, name, description] = await Promise.all([
+              const [role, name, description, states, interfaces] = await Promise.all([
                 c.getRole(ref),
                 typeof treeName === 'string' ? treeName : c.getName(ref),
                 typeof treeDescription === 'string' ? treeDescription : c.getDescription(ref),
+                leavePartial ? [] : c.getState(ref),
+                leavePartial ? NO_INTERFACES : c.getInterfaces(ref),
               ]);
               headers.set(key, {
                 role,
-                states: [],
-                interfaces: NO_INTERFACES,
+                states,
+                interfaces,
                 name,
                 description,
                 accessibleId: String(entry.properties.AccessibleId ?? ''),
                 childCount: structure.get(key)?.children?.length ?? 0,
-                partial: true,
+                partial: leavePartial,
               });
             } else {
               headers.set(key, await this.fetchHeader(ref));
