@@ -143,13 +143,21 @@ export class AtspiNode implements ProviderNode {
 
   private async fresh(): Promise<void> {
     this.checkUsable();
-    if (!this.data.stale && !this.data.partial) return;
+    const parent = this.parentData();
+    if (!this.data.stale && !this.data.partial && !parent?.partial) return;
     try {
-      if (this.data.stale) await this.host.loader.refreshHeader(this.data);
-      else await this.host.loader.completeHeader(this.data);
+      // Patterns ask the parent's interfaces too (a list item is selectable through its list's Selection).
+      await Promise.all([
+        this.data.stale ? this.host.loader.refreshHeader(this.data) : this.host.loader.completeHeader(this.data),
+        parent ? this.host.loader.completeHeader(parent).catch(() => undefined) : undefined,
+      ]);
     } catch (error) {
       this.fail(error);
     }
+  }
+
+  private parentData(): NodeData | undefined {
+    return this.data.parentKey ? this.host.store.get(this.data.parentKey) : undefined;
   }
 
   peekChildren(): readonly ProviderNode[] | undefined {
@@ -216,7 +224,7 @@ export class AtspiNode implements ProviderNode {
   }
 
   private context(): PatternContext {
-    const parent = this.data.parentKey ? this.host.store.get(this.data.parentKey) : undefined;
+    const parent = this.parentData();
     return {
       data: this.data,
       calls: this.host.calls,
@@ -349,6 +357,7 @@ export class AtspiNode implements ProviderNode {
   peekSupportedPatterns(): readonly string[] | undefined {
     const data = this.data;
     if (data.stale || data.partial || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
+    if (this.parentData()?.partial) return undefined;
     return supportedPatterns(this.context());
   }
 

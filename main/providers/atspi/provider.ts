@@ -44,6 +44,8 @@ export interface AtspiProviderOptions {
   peerToPeer?: boolean;
   /** Process ids whose applications are left out (default: this process). */
   excludeProcessIds?: readonly number[];
+  /** From this many nodes its cache lacks on, a bulk load leaves their states and interfaces for later (tests). */
+  partialFromNodes?: number;
 }
 
 /** The AT-SPI2 provider: the applications on the accessibility bus and their trees, live. */
@@ -71,6 +73,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     const callTimeout = client.callTimeoutMs;
     this.loader = new TreeLoader(this.calls, this.store, {
       bulkTimeoutMs: options.bulkTimeoutMs ?? Math.max(5000, callTimeout * 10),
+      ...(options.partialFromNodes === undefined ? {} : { partialFromNodes: options.partialFromNodes }),
     });
     this.excluded = new Set(options.excludeProcessIds ?? [process.pid]);
     client.onClose = (reason) => {

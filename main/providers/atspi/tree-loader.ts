@@ -20,6 +20,13 @@ const HEADERS_READ_AT_ONCE = 64;
  * competed with the query waiting for the load (the XPath walk and the calls share the thread).
  */
 const BACKGROUND_COMPLETION_DELAY_MS = 1000;
+/** From this many nodes the cache lacks on, a bulk load leaves their states and interfaces for later (partial). */
+const PARTIAL_FROM_NODES = 1000;
+/**
+ * Partial nodes completed at once in the background (two calls each): few, so that a reader's own calls (a recorder
+ * deciding within a key's 300 ms) find the application's queue short.
+ */
+const COMPLETED_AT_ONCE = 16;
 /** Reads of a partial node's states at most, while state events keep arriving during them. */
 const MAX_COMPLETION_READS = 3;
 /** The interfaces of a partial node until they are read. */
@@ -95,6 +102,8 @@ export class NodeStore {
 export interface LoaderOptions {
   /** Timeout for the bulk calls that return a whole tree (they legitimately take longer than one call). */
   bulkTimeoutMs: number;
+  /** From this many nodes the cache lacks on, their states and interfaces are read later (default 1000). */
+  partialFromNodes?: number;
 }
 
 export class TreeLoader {
@@ -106,6 +115,8 @@ export class TreeLoader {
 
   /** Header completions in flight (completeHeader), one per partial node. */
   private readonly completing = new Map<NodeData, { promise: Promise<void>; stateChanged: boolean }>();
+  /** Per application, its background completion waiting for its timer (completeInBackground): starts it at once. */
+  private readonly scheduled = new Map<ApplicationData, () => void>();
 
   /** Role, name, states, interfaces, child count, description and id of one object, in pipelined calls. */
   async fetchHeader(ref: ObjectRef): Promise<NodeHeader> {
@@ -129,6 +140,14 @@ export class TreeLoader {
    */
   completeHeader(data: NodeData): Promise<void> {
     if (!data.partial) return Promise.resolve();
+    const promise = this.readPartial(data);
+    // One node needed: a walk (a snapshot) needs the next ones too, so the background completion starts now, behind
+    // the nodes asked for in the same turn (a node and its parent).
+    queueMicrotask(() => this.scheduled.get(data.app)?.());
+    return promise;
+  }
+
+  private readPartial(data: NodeData): Promise<void> {
     const running = this.completing.get(data);
     if (running) return running.promise;
     const entry = { promise: Promise.resolve(), stateChanged: false };
@@ -160,24 +179,27 @@ export class TreeLoader {
 
   /**
    * Completes partial nodes in the background once the query that caused the load had its turn (a one-shot command
-   * is gone by then; the timer does not keep it alive), a window of nodes at a time; a node someone needs meanwhile
-   * is read at once by completeHeader and skipped here. Failures leave a node partial (the next reader tries again).
+   * is gone by then; the timer does not keep it alive), or as soon as anyone needs one (completeHeader), a window of
+   * nodes at a time in the tree's order; a node needed meanwhile is read at once and skipped here. Failures leave a
+   * node partial (the next reader tries again).
    */
-  private completeInBackground(nodes: readonly NodeData[]): void {
+  private completeInBackground(app: ApplicationData, nodes: readonly NodeData[]): void {
     if (nodes.length === 0) return;
-    const timer = setTimeout(() => {
-      const gate = new Gate(HEADERS_READ_AT_ONCE);
+    const start = () => {
+      clearTimeout(timer);
+      if (this.scheduled.get(app) === start) this.scheduled.delete(app);
+      const gate = new Gate(COMPLETED_AT_ONCE);
       for (const data of nodes) {
         void gate
           .run(() =>
-            data.partial && !data.invalid && !this.calls.client.isClosed
-              ? this.completeHeader(data)
-              : Promise.resolve(),
+            data.partial && !data.invalid && !this.calls.client.isClosed ? this.readPartial(data) : Promise.resolve(),
           )
           .catch(() => undefined);
       }
-    }, BACKGROUND_COMPLETION_DELAY_MS);
+    };
+    const timer = setTimeout(start, BACKGROUND_COMPLETION_DELAY_MS);
     timer.unref();
+    this.scheduled.set(app, start);
   }
 
   /** Re-reads a stale node's header in place. */
@@ -389,6 +411,9 @@ export class TreeLoader {
     // their role now (names came with it) and their states and interfaces after the load (partial): a Chromium
     // started while a listener was registered (Orca, another inspector) keeps a partial cache for good, and reading
     // all three for its ten thousand nodes held the first query for seconds.
+    // A few hundred nodes are read whole at once: left partial, each would cost its readers a round trip later (a
+    // recorder deciding within a key's 300 ms what it did).
+    const leavePartial = missing.length >= (this.options.partialFromNodes ?? PARTIAL_FROM_NODES);
     const gate = new Gate(HEADERS_READ_AT_ONCE);
     await Promise.all(
       missing.map(({ key, ref }) =>
@@ -399,20 +424,22 @@ export class TreeLoader {
             const c = this.calls;
             if (entry) {
               const { Name: treeName, Description: treeDescription } = entry.properties;
-              const [role, name, description] = await Promise.all([
+              const [role, name, description, states, interfaces] = await Promise.all([
                 c.getRole(ref),
                 typeof treeName === 'string' ? treeName : c.getName(ref),
                 typeof treeDescription === 'string' ? treeDescription : c.getDescription(ref),
+                leavePartial ? [] : c.getState(ref),
+                leavePartial ? NO_INTERFACES : c.getInterfaces(ref),
               ]);
               headers.set(key, {
                 role,
-                states: [],
-                interfaces: NO_INTERFACES,
+                states,
+                interfaces,
                 name,
                 description,
                 accessibleId: String(entry.properties.AccessibleId ?? ''),
                 childCount: structure.get(key)?.children.length ?? 0,
-                partial: true,
+                partial: leavePartial,
               });
             } else {
               headers.set(key, await this.fetchHeader(ref));
@@ -462,7 +489,7 @@ export class TreeLoader {
     app.ids = idsDeferred ? 'deferred' : 'loaded';
     app.bulk = 'loaded';
     app.loadedBy = loadedBy;
-    this.completeInBackground(partial);
+    this.completeInBackground(app, partial);
   }
 
   /** Puts a structure that came from a complete cache into the store, one node per item, no header objects. */
