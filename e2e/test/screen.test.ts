@@ -167,9 +167,16 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
   } finally {
     client.close();
     await browser.close().catch(() => undefined);
+    const exited = new Promise((resolve) => (host.exitCode === null ? host.once('exit', resolve) : resolve(undefined)));
     host.kill('SIGTERM');
-    await new Promise((resolve) => (host.exitCode === null ? host.once('exit', resolve) : resolve(undefined)));
+    // A host that does not stop is this test's failure, named with its log, not a hang of the whole run.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 15_000)));
+    const stopped = await Promise.race([exited.then(() => true), late]);
+    clearTimeout(timer);
+    if (!stopped) host.kill('SIGKILL');
     rmSync(profile, { recursive: true, force: true });
+    assert.ok(stopped, `serve did not exit within 15 s of SIGTERM:\n${log()}`);
   }
   assert.doesNotMatch(log(), /unhandled|uncaught/i);
 });
