@@ -1,9 +1,15 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
-import { attributeKey, parseAttributeKey, type Namespace } from '../../shared/model/namespaces.js';
+import { attributeKey, parseAttributeKey } from '../../shared/model/namespaces.js';
 import { DEFAULT_PRIORITY } from '../../shared/locators/config.js';
 import { formatValueText } from '../../shared/model/values.js';
 import { LocatorIndex, proposeLocators, proposeXPaths, type Locator } from '../../shared/locators/generate.js';
-import { makeRoot, type LocatorNode, LocatorXdmTree, type LocatorTree } from '../../shared/locators/tree.js';
+import {
+  buildLocatorTree,
+  type LocatorNode,
+  type LocatorNodeInit,
+  LocatorXdmTree,
+  type LocatorTree,
+} from '../../shared/locators/tree.js';
 import { selectNodesFast, verifyLocators } from '../../shared/locators/verify-candidates.js';
 import { dogtailPath } from '../../shared/export/dogtail.js';
 import {
@@ -16,16 +22,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes } from './select-nodes.js';
-/** A node as locators see it: attribute values as XPath strings by key, the Name always among them. */
-interface CapturedNode {
-  readonly runtimeId: string;
-  readonly name: string;
-  readonly namespace: Namespace;
-  readonly role: string;
-  readonly attributes: ReadonlyMap<string, string>;
-  readonly children: readonly CapturedNode[];
-}
-
+/** Attribute values as XPath strings by key, the Name always among them. */
 function attributeTexts(entries: readonly AttributeEntry[], name: string): Map<string, string> {
   const attributes = new Map<string, string>();
   for (const entry of entries) attributes.set(attributeKey(entry.namespace, entry.name), formatValueText(entry.value));
@@ -33,36 +30,9 @@ function attributeTexts(entries: readonly AttributeEntry[], name: string): Map<s
   return attributes;
 }
 
-/**
- * The LocatorTree of a capture (what buildLocatorTree makes of it), the nodes in `full` with those attributes instead
- * of the captured ones. The captured attribute maps are shared, not copied: a LocatorTree does not change them.
- */
-function locatorTreeOf(desktop: CapturedNode, full: ReadonlyMap<string, readonly AttributeEntry[]>): LocatorTree {
-  const root = makeRoot();
-  const nodes: LocatorNode[] = [];
-  const add = (captured: CapturedNode, parent: LocatorNode): void => {
-    const entries = full.get(captured.runtimeId);
-    const node: LocatorNode = {
-      namespace: captured.namespace,
-      role: captured.role,
-      name: captured.name,
-      attributes: entries ? attributeTexts(entries, captured.name) : captured.attributes,
-      parent,
-      children: [],
-      key: captured.runtimeId,
-    };
-    parent.children.push(node);
-    nodes.push(node);
-    for (const child of captured.children) add(child, node);
-  };
-  for (const top of desktop.children) add(top, root);
-  return { root, nodes };
-}
+const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<LocatorNodeInit> }>();
 
-/** The desktop with the priority list's attributes of every node, captured once per tree generation (per runtime). */
-const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<CapturedNode> }>();
-
-function priorityCapture(runtime: Runtime): Promise<CapturedNode> {
+function priorityCapture(runtime: Runtime): Promise<LocatorNodeInit> {
   const known = captures.get(runtime);
   if (known && known.generation === runtime.generation) return known.desktop;
   const generation = runtime.generation;
@@ -74,7 +44,7 @@ function priorityCapture(runtime: Runtime): Promise<CapturedNode> {
   return desktop;
 }
 
-function capturePriorityAttributes(runtime: Runtime): Promise<CapturedNode> {
+function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
   const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
   const wanted = new Set(DEFAULT_PRIORITY);
   const keep = (entries: readonly AttributeEntry[]) =>
@@ -86,8 +56,8 @@ function capturePriorityAttributes(runtime: Runtime): Promise<CapturedNode> {
     const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
     return keep(found.flat());
   };
-  const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: CapturedNode[]) => ({
-    runtimeId: node.runtimeId,
+  const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: LocatorNodeInit[]) => ({
+    key: node.runtimeId,
     name: node.name,
     namespace: node.namespace,
     role: node.role,
@@ -98,10 +68,10 @@ function capturePriorityAttributes(runtime: Runtime): Promise<CapturedNode> {
     const children = list.map(collect);
     if (children.some((child) => child instanceof Promise))
       return Promise.all(children).then((done) => shaped(node, attributes, done));
-    return shaped(node, attributes, children as CapturedNode[]);
+    return shaped(node, attributes, children as LocatorNodeInit[]);
   };
   // Held values and children (a region after a bulk load) come without a promise each; the rest is read.
-  const collect = (node: RuntimeNode): CapturedNode | Promise<CapturedNode> => {
+  const collect = (node: RuntimeNode): LocatorNodeInit | Promise<LocatorNodeInit> => {
     const heldChildren = runtime.peekStructuralChildren(node);
     const heldAttributes = node.idDefinitive ? node.peekAttributesNamed(names) : undefined;
     if (heldChildren && heldAttributes) return below(node, keep(heldAttributes), heldChildren);
@@ -132,10 +102,10 @@ export async function captureLocatorTree(runtime: Runtime, targets: readonly Run
     priorityCapture(runtime),
     ...[...fullNodes].map(async (node) => {
       const entries = await node.attributes().catch((): readonly AttributeEntry[] => []);
-      return [node.runtimeId, entries] as const;
+      return [node.runtimeId, attributeTexts(entries, node.name)] as const;
     }),
   ]);
-  return locatorTreeOf(desktop, new Map<string, readonly AttributeEntry[]>(full));
+  return buildLocatorTree(desktop.children ?? [], new Map(full));
 }
 
 /** Whether the runtime's XPath engine selects exactly the target with a candidate. */

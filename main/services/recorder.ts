@@ -25,6 +25,11 @@ const LOCATE_TIMEOUT_MS = 5000;
 const FOCUS_QUERY_TIMEOUT_MS = 2000;
 /** Focus changes kept to answer "what had the focus at this key press"; selection changes likewise. */
 const FOCUS_LOG_LIMIT = 64;
+
+/** Drops all but the last `limit` entries of a log. */
+function keepLast(log: unknown[], limit: number): void {
+  if (log.length > limit) log.splice(0, log.length - limit);
+}
 /** How long after a navigation key (Tab, an arrow ...) its focus or selection change is waited for. */
 const KEY_EFFECT_MS = 300;
 /** How long a key waits at most for the reads of focus and selection events that came in time (or before it). */
@@ -616,8 +621,7 @@ export class Recorder {
 
   private logContainer(runtimeId: string, at: number): void {
     this.containerLog.push({ runtimeId, at });
-    if (this.containerLog.length > FOCUS_LOG_LIMIT)
-      this.containerLog.splice(0, this.containerLog.length - FOCUS_LOG_LIMIT);
+    keepLast(this.containerLog, FOCUS_LOG_LIMIT);
   }
 
   /**
@@ -640,8 +644,7 @@ export class Recorder {
   private logSelection(node: RuntimeNode, at: number): void {
     this.selectionLog.push({ node, at });
     this.selectionLog.sort((a, b) => a.at - b.at);
-    if (this.selectionLog.length > FOCUS_LOG_LIMIT)
-      this.selectionLog.splice(0, this.selectionLog.length - FOCUS_LOG_LIMIT);
+    keepLast(this.selectionLog, FOCUS_LOG_LIMIT);
   }
 
   private async focusUpdated(node: RuntimeNode, at: number): Promise<void> {
@@ -652,7 +655,7 @@ export class Recorder {
   private logFocus(node: RuntimeNode, at: number): void {
     this.focusLog.push({ node, at });
     this.focusLog.sort((a, b) => a.at - b.at);
-    if (this.focusLog.length > FOCUS_LOG_LIMIT) this.focusLog.splice(0, this.focusLog.length - FOCUS_LOG_LIMIT);
+    keepLast(this.focusLog, FOCUS_LOG_LIMIT);
   }
 
   private async focusedNow(): Promise<RuntimeNode | undefined> {

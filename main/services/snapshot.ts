@@ -382,10 +382,9 @@ function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inn
     let json: string | undefined;
     if (value.type === 'String' || value.type === 'Bool' || value.type === 'Integer' || value.type === 'Number') {
       json = JSON.stringify(value.value);
-    } else if (pretty) {
-      json = prettyJson(value, `${inner}  `);
     } else {
-      json = JSON.stringify(toJsonValue(value));
+      const plain = toJsonValue(value);
+      json = pretty ? JSON.stringify(plain, null, 2)?.replace(/\n/g, `\n${inner}  `) : JSON.stringify(plain);
     }
     // (JSON.stringify leaves out a key whose value it cannot write.)
     if (json === undefined) continue;
@@ -393,51 +392,6 @@ function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inn
   }
   if (text === '') return '{}';
   return pretty ? `{${text}\n${inner}}` : `{${text}}`;
-}
-
-/**
- * What JSON.stringify(toJsonValue(value), null, 2) writes with each line after the first indented by `indent`,
- * written straight from the value (no plain copy of it, no second pass to indent). Keys in the order
- * JSON.stringify takes them (index keys first); `__proto__` never becomes a key of the plain copy, so it is left out.
- */
-function prettyJson(value: UiValue, indent: string): string {
-  switch (value.type) {
-    case 'String':
-    case 'Bool':
-    case 'Integer':
-    case 'Number':
-      return JSON.stringify(value.value);
-    case 'Null':
-      return 'null';
-    case 'Rect': {
-      const { x, y, width, height } = value.value;
-      const at = `,\n${indent}  `;
-      return `{\n${indent}  "x": ${JSON.stringify(x)}${at}"y": ${JSON.stringify(y)}${at}"width": ${JSON.stringify(width)}${at}"height": ${JSON.stringify(height)}\n${indent}}`;
-    }
-    case 'Point':
-      return `{\n${indent}  "x": ${JSON.stringify(value.value.x)},\n${indent}  "y": ${JSON.stringify(value.value.y)}\n${indent}}`;
-    case 'Size':
-      return `{\n${indent}  "width": ${JSON.stringify(value.value.width)},\n${indent}  "height": ${JSON.stringify(value.value.height)}\n${indent}}`;
-    case 'Array': {
-      const items = value.value;
-      if (items.length === 0) return '[]';
-      const inner = `${indent}  `;
-      let text = '[';
-      for (let i = 0; i < items.length; i++) {
-        text += `${i === 0 ? '' : ','}\n${inner}${prettyJson(items[i] as UiValue, inner)}`;
-      }
-      return `${text}\n${indent}]`;
-    }
-    case 'Object': {
-      const inner = `${indent}  `;
-      let text = '';
-      for (const key of Object.keys(value.value)) {
-        if (key === '__proto__') continue;
-        text += `${text === '' ? '' : ','}\n${inner}${JSON.stringify(key)}: ${prettyJson(value.value[key] as UiValue, inner)}`;
-      }
-      return text === '' ? '{}' : `{${text}\n${indent}}`;
-    }
-  }
 }
 
 /** An attribute's key as JSON writes it, made once per name (a snapshot writes the same few dozen keys on every node). */

@@ -57,14 +57,23 @@ export function makeRoot(): LocatorNode {
   };
 }
 
-/** Builds a tree (grouped view) from node descriptions; returns it with the nodes in document order. */
-export function buildLocatorTree(tops: readonly LocatorNodeInit[]): LocatorTree {
+/**
+ * Builds a tree (grouped view) from node descriptions; returns it with the nodes in document order. A description's
+ * attribute map that holds the Name is shared, not copied (a LocatorTree never changes its maps; deepClone copies
+ * them for trees that are edited). `replaced` gives some nodes other attributes, by key.
+ */
+export function buildLocatorTree(
+  tops: readonly LocatorNodeInit[],
+  replaced?: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): LocatorTree {
   const root = makeRoot();
   const nodes: LocatorNode[] = [];
   const add = (init: LocatorNodeInit, parent: LocatorNode): void => {
-    const attributes = new Map(init.attributes ?? []);
-    const name = init.name ?? attributes.get('Name') ?? '';
-    if (!attributes.has('Name')) attributes.set('Name', name);
+    const given = replaced?.get(init.key) ?? init.attributes;
+    const name = init.name ?? given?.get('Name') ?? '';
+    let attributes: ReadonlyMap<string, string>;
+    if (given?.has('Name')) attributes = given;
+    else attributes = new Map(given ?? []).set('Name', name);
     const node: LocatorNode = {
       namespace: init.namespace,
       role: init.role,

@@ -123,14 +123,16 @@ export class AtspiNode implements ProviderNode {
   }
 
   private fail(error: unknown): never {
-    if (isGoneError(error)) {
-      this.data.invalid = true;
-      throw new InspectorError('stale-node', `the element ${this.data.key} no longer exists`, {
-        runtimeId: this.data.key,
-      });
-    }
-    if (isNotRespondingError(error)) throw error;
-    throw error;
+    throw this.failure(error);
+  }
+
+  /** What a failed call means for this node: a gone element is a stale node (and marks it invalid). */
+  private failure(error: unknown): unknown {
+    if (!isGoneError(error)) return error;
+    this.data.invalid = true;
+    return new InspectorError('stale-node', `the element ${this.data.key} no longer exists`, {
+      runtimeId: this.data.key,
+    });
   }
 
   private checkUsable(): void {
@@ -333,15 +335,8 @@ export class AtspiNode implements ProviderNode {
       if (result.status === 'fulfilled') {
         out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
       } else {
-        let error = result.reason as unknown;
         // What read() would have rejected with (a gone element is a stale node).
-        if (attribute.readUnmapped) {
-          try {
-            this.fail(error);
-          } catch (mapped) {
-            error = mapped;
-          }
-        }
+        const error = attribute.readUnmapped ? this.failure(result.reason) : (result.reason as unknown);
         // A hung application is shown with what is known of it: what it would have to answer is left out.
         const hungApplication = this.isApplication && !this.data.app.responding;
         if (error instanceof InspectorError && error.code === 'not-responding' && hungApplication) continue;
