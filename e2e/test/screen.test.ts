@@ -15,6 +15,7 @@ import { DESKTOP_MARKER } from '../../main/desktop/virtual-desktop.js';
 import { chromiumArgs, chromiumExecutable } from '../support/apps.js';
 import { connectClient, openInspectorPage, startServe } from '../support/inspector.js';
 import { projectRoot } from '../support/paths.js';
+import { startWatchdog } from '../support/watchdog.js';
 
 const DESKTOP = { width: 1280, height: 800 };
 
@@ -86,13 +87,22 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
     '--app',
     chromium,
   ]);
+  // One run in many hung for 300 s without a word: past this limit the host and the browser are ended, so the step
+  // that waits fails, and the test says which step it was.
+  const onStuck: Array<() => void> = [() => host.kill('SIGKILL')];
+  const watchdog = startWatchdog(90_000, () => onStuck.forEach((end) => end()));
+  watchdog.step('open the inspector page');
   const { browser, page } = await openInspectorPage(url);
+  onStuck.push(() => void browser.close().catch(() => undefined));
+  watchdog.step('connect a client');
   const client = await connectClient(url);
   try {
+    watchdog.step('the tree shows gtk3-demo');
     await page
       .getByRole('tree')
       .getByRole('treeitem', { name: 'app:Application "gtk3-demo"', exact: true })
       .waitFor({ timeout: 30_000 });
+    watchdog.step('the Screen tab shows a decoded image');
     await page.getByRole('tab', { name: 'Screen' }).click();
     // The element is there before its first capture has decoded (naturalWidth 0 until then).
     await page.waitForFunction(
@@ -114,8 +124,10 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
       '//app:Application[@Name="gtk3-demo"]//control:Button[@Name="Run"]',
       '//control:CheckBox[@Name="Newsletter"]',
     ]) {
+      watchdog.step(`find ${xpath}`);
       const target = await find(client, xpath);
       const point = centre(target.bounds);
+      watchdog.step(`hit test and hover ${xpath}`);
       const { stack } = await client.elementAt(point.x, point.y);
       assert.equal(stack[0]?.node.runtimeId, target.runtimeId, `${xpath} is on top at ${point.x},${point.y}`);
       const at = await pagePoint(page, point.x, point.y);
@@ -126,6 +138,7 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
         label,
         { timeout: 10_000 },
       );
+      watchdog.step(`a click selects ${xpath}`);
       await page.mouse.click(at.x, at.y);
       await page.waitForFunction(
         (name) =>
@@ -140,6 +153,7 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
     }
 
     // Interact: the click reaches the page in the virtual desktop and ticks the check box.
+    watchdog.step('interact mode ticks the check box');
     const newsletter = await find(client, '//control:CheckBox[@Name="Newsletter"]');
     const toggle = async () => {
       const { attributes } = await client.attributes(newsletter.runtimeId, { refresh: true });
@@ -164,10 +178,15 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     assert.match((await selectedRow(page)) ?? '', /CheckBox "Newsletter"$/, 'interact mode selects nothing new');
+  } catch (error) {
+    const stuck = watchdog.failure();
+    throw stuck ? new Error(`${stuck}\n${log()}`, { cause: error }) : error;
   } finally {
+    watchdog.step('stop the host');
     client.close();
     await browser.close().catch(() => undefined);
-    const exited = new Promise((resolve) => (host.exitCode === null ? host.once('exit', resolve) : resolve(undefined)));
+    const running = host.exitCode === null && host.signalCode === null;
+    const exited = new Promise((resolve) => (running ? host.once('exit', resolve) : resolve(undefined)));
     host.kill('SIGTERM');
     // A host that does not stop is this test's failure, named with its log, not a hang of the whole run.
     let timer: NodeJS.Timeout | undefined;
@@ -175,8 +194,10 @@ test('the Screen panel shows the virtual desktop; clicking it selects, hovering 
     const stopped = await Promise.race([exited.then(() => true), late]);
     clearTimeout(timer);
     if (!stopped) host.kill('SIGKILL');
+    watchdog.stop();
     rmSync(profile, { recursive: true, force: true });
-    assert.ok(stopped, `serve did not exit within 15 s of SIGTERM:\n${log()}`);
+    // After the watchdog, the error thrown above says what happened.
+    if (!watchdog.failure()) assert.ok(stopped, `serve did not exit within 15 s of SIGTERM:\n${log()}`);
   }
   assert.doesNotMatch(log(), /unhandled|uncaught/i);
 });
