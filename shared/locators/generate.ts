@@ -51,9 +51,12 @@ interface Candidate {
 export class LocatorIndex {
   readonly config: LocatorConfig;
   private readonly byRole = new Map<string, LocatorNode[]>();
-  private readonly byAttribute = new Map<string, LocatorNode[]>();
+  /** Per attribute key (indexed on first use: a search asks about a few keys), the nodes by value. */
+  private readonly byAttribute = new Map<string, Map<string, LocatorNode[]>>();
+  private readonly blacklisted = new Map<string, boolean>();
   private readonly usableCache = new Map<LocatorNode, readonly string[]>();
   private readonly selectedByXPath = new Map<string, readonly LocatorNode[]>();
+  private readonly aloneByStep = new Map<string, boolean>();
   private readonly priorityRank: Map<string, number>;
   private pathMatcher: PathMatcher | undefined;
 
@@ -63,10 +66,7 @@ export class LocatorIndex {
   ) {
     this.config = resolveConfig(config);
     this.priorityRank = new Map(this.config.priority.map((key, index) => [key, index]));
-    for (const node of tree.nodes) {
-      push(this.byRole, roleKey(node), node);
-      for (const [key, value] of node.attributes) push(this.byAttribute, `${key}\u0000${value}`, node);
-    }
+    for (const node of tree.nodes) push(this.byRole, roleKey(node), node);
   }
 
   /** Attribute keys a locator may use for this node, best first: the priority list, then the others by name. */
@@ -75,7 +75,9 @@ export class LocatorIndex {
     if (!keys) {
       const found: string[] = [];
       for (const [key, value] of node.attributes) {
-        if (isBlacklisted(key, this.config) || isVolatileValue(value)) continue;
+        let blacklisted = this.blacklisted.get(key);
+        if (blacklisted === undefined) this.blacklisted.set(key, (blacklisted = isBlacklisted(key, this.config)));
+        if (blacklisted || isVolatileValue(value)) continue;
         if (!this.priorityRank.has(key) && !this.config.useOtherAttributes) continue;
         found.push(key);
       }
@@ -110,11 +112,42 @@ export class LocatorIndex {
     return this.pathMatcher.select(path, pool, this.candidatesFor(path[0]!), superset !== undefined);
   }
 
+  /**
+   * Whether a step, as a path's first step, selects its own node alone on the desktop. Then every refinement of a
+   * path starting with it (the step specialised, or levels added above it) selects what the path selects: each
+   * match is reached through that node, which every refinement still matches (their steps are built from the node
+   * and its ancestors).
+   */
+  selectsItsNodeAlone(step: Step): boolean {
+    const text = stepText(step);
+    let alone = this.aloneByStep.get(text);
+    if (alone === undefined) {
+      let found = 0;
+      for (const node of this.candidatesFor(step)) if (matchesStep(node, step) && ++found > 1) break;
+      alone = found === 1;
+      this.aloneByStep.set(text, alone);
+    }
+    return alone;
+  }
+
+  private nodesWith(key: string): ReadonlyMap<string, LocatorNode[]> {
+    let byValue = this.byAttribute.get(key);
+    if (!byValue) {
+      byValue = new Map();
+      for (const node of this.tree.nodes) {
+        const value = node.attributes.get(key);
+        if (value !== undefined) push(byValue, value, node);
+      }
+      this.byAttribute.set(key, byValue);
+    }
+    return byValue;
+  }
+
   candidatesFor(step: Step): readonly LocatorNode[] {
     let best: readonly LocatorNode[] = this.tree.nodes;
     if (step.role) best = this.byRole.get(roleKey(step.node)) ?? [];
     for (const key of step.preds) {
-      const list = this.byAttribute.get(`${key}\u0000${step.node.attributes.get(key) ?? ''}`) ?? [];
+      const list = this.nodesWith(key).get(step.node.attributes.get(key) ?? '') ?? [];
       if (list.length < best.length) best = list;
     }
     return best;
@@ -371,13 +404,17 @@ export function renderStep(step: Step): string {
 /** Each step's text, rendered once per step object: the paths of a search share their steps. */
 const renderedSteps = new WeakMap<Step, string>();
 
+function stepText(step: Step): string {
+  let text = renderedSteps.get(step);
+  if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
+  return text;
+}
+
 function renderPath(path: Path): string {
   let out = '';
   for (let index = 0; index < path.length; index++) {
     const step = path[index]!;
-    let text = renderedSteps.get(step);
-    if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
-    out += `${index === 0 ? '//' : step.axis}${text}`;
+    out += `${index === 0 ? '//' : step.axis}${stepText(step)}`;
   }
   return out;
 }
@@ -604,15 +641,22 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     path: Path,
     xpath: string,
     superset: readonly LocatorNode[] | undefined,
+    same: boolean,
   ): readonly LocatorNode[] => {
     counted++;
-    return index.selected(xpath, () => {
-      return index.select(path, superset);
-    });
+    return index.selected(xpath, () => (same && superset ? superset : index.select(path, superset)));
   };
 
-  /** Counts a candidate: kept when unique, queued for refinement when it selects the target among others. */
-  const consider = (raw: Path, superset: readonly LocatorNode[] | undefined): readonly LocatorNode[] | undefined => {
+  /**
+   * Counts a candidate: kept when unique, queued for refinement when it selects the target among others. With a
+   * superset, `refined` is the first step of the path that selected it: the candidate specialises that step or adds
+   * levels above it (see selectsItsNodeAlone).
+   */
+  const consider = (
+    raw: Path,
+    superset: readonly LocatorNode[] | undefined,
+    refined?: Step,
+  ): readonly LocatorNode[] | undefined => {
     if (raw.length > config.maxSteps) return undefined;
     // A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built).
     const path = raw.map((step) =>
@@ -623,12 +667,12 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const xpath = renderPath(path);
     if (seen.has(xpath)) return undefined;
     seen.add(xpath);
-    const matches = matchAll(path, xpath, superset);
+    const matches = matchAll(path, xpath, superset, refined !== undefined && index.selectsItsNodeAlone(refined));
     if (matches.length === 1 && matches[0] === target) {
       // Over-specified: the same path without its positions is unique already (and found on its own).
       if (path.some((step) => step.position)) {
         const plain = path.map((step) => ({ ...step, position: false }));
-        if (matchAll(plain, renderPath(plain), undefined).length === 1) return matches;
+        if (matchAll(plain, renderPath(plain), undefined, false).length === 1) return matches;
       }
       unique.push({ path, xpath });
     } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });
@@ -679,12 +723,12 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
         const scoped = consider([anchorStep, tail], undefined);
         if (!ambiguous(scoped) || isApplication(ancestor)) continue;
         for (const windowStep of windowSteps) {
-          const inWindow = consider([windowStep, anchorStep, tail], scoped);
+          const inWindow = consider([windowStep, anchorStep, tail], scoped, anchorStep);
           if (ambiguous(inWindow))
-            for (const appStep of appSteps) consider([appStep, windowStep, anchorStep, tail], inWindow);
+            for (const appStep of appSteps) consider([appStep, windowStep, anchorStep, tail], inWindow, windowStep);
         }
         if (window === ancestor || windowSteps.length === 0)
-          for (const appStep of appSteps) consider([appStep, anchorStep, tail], scoped);
+          for (const appStep of appSteps) consider([appStep, anchorStep, tail], scoped, anchorStep);
       }
     }
   }
@@ -694,7 +738,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const top = path[0]!;
     const rest = path.slice(1);
     const replaceTop = (step: Step, superset: readonly LocatorNode[] | undefined) =>
-      consider([step, ...rest], superset);
+      consider([step, ...rest], superset, top);
     // Every change of the top step below specialises it (role, attributes, title, content, position), so the nodes
     // it selected are a superset of what the specialised path selects, also when the top step is the last one.
     const superset = matches;
@@ -719,7 +763,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
       const parent = top.node.parent;
       if (parent && parent !== root) {
         const step: Step = { node: parent, axis: '//', role: isApplication(parent), preds: [], position: false };
-        consider([step, { ...top, axis: '/' }, ...rest], matches);
+        consider([step, { ...top, axis: '/' }, ...rest], matches, top);
         let anchors = 0;
         for (
           let ancestor: LocatorNode | null = parent;
@@ -729,7 +773,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
           if (!isAnchor(ancestor, index)) continue;
           anchors++;
           const jump: Step = { node: ancestor, axis: '//', role: true, preds: [], position: false };
-          consider([jump, { ...top, axis: '//' }, ...rest], matches);
+          consider([jump, { ...top, axis: '//' }, ...rest], matches, top);
         }
       }
     }
