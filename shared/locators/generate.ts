@@ -167,7 +167,9 @@ class MinHeap<T> {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (this.less(items[i]!, items[parent]!) >= 0) break;
-      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      const swapped = items[i]!;
+      items[i] = items[parent]!;
+      items[parent] = swapped;
       i = parent;
     }
   }
@@ -185,7 +187,9 @@ class MinHeap<T> {
         if (l < items.length && this.less(items[l]!, items[m]!) < 0) m = l;
         if (r < items.length && this.less(items[r]!, items[m]!) < 0) m = r;
         if (m === i) break;
-        [items[i], items[m]] = [items[m]!, items[i]!];
+        const swapped = items[i]!;
+        items[i] = items[m]!;
+        items[m] = swapped;
         i = m;
       }
     }
@@ -229,6 +233,8 @@ function positionOf(node: LocatorNode, step: Step): number {
 }
 
 const targetPositions = new WeakMap<Step, number>();
+/** Per positional step, per parent: the child at the step's position (found once, not once per child). */
+const childrenAtPosition = new WeakMap<Step, Map<LocatorNode, LocatorNode | null>>();
 
 function matchesStep(node: LocatorNode, step: Step): boolean {
   if (!matchesTest(node, step)) return false;
@@ -238,7 +244,23 @@ function matchesStep(node: LocatorNode, step: Step): boolean {
     position = positionOf(step.node, step);
     targetPositions.set(step, position);
   }
-  return positionOf(node, step) === position;
+  const parent = node.parent;
+  if (!parent) return position === 0;
+  let byParent = childrenAtPosition.get(step);
+  if (!byParent) childrenAtPosition.set(step, (byParent = new Map()));
+  let chosen = byParent.get(parent);
+  if (chosen === undefined) {
+    chosen = null;
+    let passed = 0;
+    for (const child of parent.children) {
+      if (matchesTest(child, step) && ++passed === position) {
+        chosen = child;
+        break;
+      }
+    }
+    byParent.set(parent, chosen);
+  }
+  return chosen === node;
 }
 
 /** Positions on applications and top-level windows depend on the view; locators never use them. */

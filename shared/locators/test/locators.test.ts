@@ -356,3 +356,22 @@ test('a step selects its node alone only when no other node passes its test', ()
   assert.equal(index.selectsItsNodeAlone(step('Sheets-Totals-check-1', ['Name'])), false);
   assert.equal(index.selectsItsNodeAlone(step('Viewer-window', ['Name'])), true);
 });
+
+test('candidates with positions, counted among many siblings, select exactly their node in the XPath engine', () => {
+  const tree = tablesTree(30);
+  const index = new LocatorIndex(tree);
+  const xdm = new LocatorGenerator(tree).xdm;
+  let positional = 0;
+  for (const node of tree.nodes) {
+    for (const candidate of locatorCandidates(index, node)) {
+      if (!/\[\d+\]/.test(candidate.xpath)) continue;
+      positional++;
+      assert.deepEqual(
+        selectNodes(xdm, candidate.xpath, 'fontoxpath').map((selected) => selected.key),
+        [node.key],
+        candidate.xpath,
+      );
+    }
+  }
+  assert.ok(positional > 50, `${positional} positional candidates`);
+});
