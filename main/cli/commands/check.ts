@@ -1,11 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import {
-  CheckConfigError,
-  EMPTY_CHECK_CONFIG,
-  parseCheckConfig,
-  type CheckConfig,
-} from '../../../shared/checks/config.js';
+import { CheckConfigError, EMPTY_CHECK_CONFIG, type CheckConfig } from '../../../shared/checks/config.js';
 import { failsAt } from '../../../shared/checks/engine.js';
 import { SEVERITIES, type Severity } from '../../../shared/checks/model.js';
 import { CHECK_FORMATS, formatCheckReport, type CheckFormat } from '../../../shared/checks/report/formats.js';
@@ -75,6 +70,8 @@ async function loadConfig(file: string | undefined): Promise<CheckConfig> {
       `--config ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
     );
   }
+  // The parser (zod) is loaded only for a run with a config file.
+  const { parseCheckConfig } = await import('../../../shared/checks/config-file.js');
   try {
     return parseCheckConfig(text, file);
   } catch (error) {
