@@ -43,6 +43,11 @@ interface Candidate {
   xpath: string;
 }
 
+interface Holdings {
+  readonly children: readonly { readonly child: LocatorNode; readonly key: string }[];
+  readonly via: boolean;
+}
+
 /**
  * A precomputed index over a cached tree: nodes by role and by attribute value, the usable attributes of each node.
  * Counting how many nodes a candidate selects is done here (cheap); every locator handed out is then verified with
@@ -57,6 +62,9 @@ export class LocatorIndex {
   private readonly usableCache = new Map<LocatorNode, readonly string[]>();
   private readonly selectedByXPath = new Map<string, readonly LocatorNode[]>();
   private readonly aloneByStep = new Map<string, boolean>();
+  private readonly anchors = new Map<LocatorNode, boolean>();
+  private readonly titles = new Map<LocatorNode, readonly string[]>();
+  private readonly held = new Map<LocatorNode, Holdings>();
   private readonly priorityRank: Map<string, number>;
   private pathMatcher: PathMatcher | undefined;
 
@@ -86,6 +94,49 @@ export class LocatorIndex {
       this.usableCache.set(node, keys);
     }
     return keys;
+  }
+
+  /** Whether a node is worth scoping under (isAnchor), kept per node. */
+  anchor(node: LocatorNode): boolean {
+    let answer = this.anchors.get(node);
+    if (answer === undefined) this.anchors.set(node, (answer = isAnchor(node, this)));
+    return answer;
+  }
+
+  /** A top-level window's title parts (titleParts), kept per node. */
+  titlePartsOf(node: LocatorNode): readonly string[] {
+    let parts = this.titles.get(node);
+    if (!parts) {
+      parts = titleParts(node.attributes.get('Name') ?? '', ownerApplication(node)?.name);
+      this.titles.set(node, parts);
+    }
+    return parts;
+  }
+
+  /**
+   * What an unnamed container holds that tells it apart, kept per node: its children with an Id or a stable name
+   * (Ids first), else such grandchildren (`via`).
+   */
+  holdings(node: LocatorNode): Holdings {
+    let found = this.held.get(node);
+    if (!found) {
+      const pick = (nodes: readonly LocatorNode[]) => {
+        const out: { child: LocatorNode; key: string }[] = [];
+        for (const child of nodes) {
+          const keys = this.usable(child);
+          if (keys.includes('Id')) out.push({ child, key: 'Id' });
+          else if (keys.includes('Name')) out.push({ child, key: 'Name' });
+        }
+        return out.sort((a, b) => (a.key === b.key ? 0 : a.key === 'Id' ? -1 : 1));
+      };
+      const direct = pick(node.children);
+      found =
+        direct.length > 0
+          ? { children: direct, via: false }
+          : { children: pick(node.children.flatMap((child) => child.children)), via: true };
+      this.held.set(node, found);
+    }
+    return found;
   }
 
   rank(key: string): number {
@@ -307,6 +358,7 @@ class PathMatcher {
   private answers = new Uint8Array(0);
   private run = 0;
   private path: Path = [];
+  private readonly poolSets = new WeakMap<readonly LocatorNode[], ReadonlySet<LocatorNode>>();
 
   constructor(private readonly nodes: readonly LocatorNode[]) {
     nodes.forEach((node, i) => this.ordinals.set(node, i));
@@ -324,10 +376,17 @@ class PathMatcher {
     const down = this.downFrom(path, first, 2 * pool.length);
     if (down) {
       if (!poolIsSuperset) return down;
-      const inPool = down.length > 4 ? new Set(pool) : undefined;
+      const inPool = down.length > 4 ? this.setOf(pool) : undefined;
       return down.filter((node) => (inPool ? inPool.has(node) : pool.includes(node)));
     }
     return this.upFrom(path, pool);
+  }
+
+  /** A pool as a set, made once per pool (the refinements of one candidate share its nodes as their pool). */
+  private setOf(pool: readonly LocatorNode[]): ReadonlySet<LocatorNode> {
+    let set = this.poolSets.get(pool);
+    if (!set) this.poolSets.set(pool, (set = new Set(pool)));
+    return set;
   }
 
   /** The nodes the path selects, by its steps downwards; undefined when that would visit more than `limit` nodes. */
@@ -589,10 +648,9 @@ function ownerApplication(node: LocatorNode): LocatorNode | undefined {
 }
 
 /** Title steps for a top-level window (its role and `contains(@Name, part)`), best part first. */
-function titleSteps(node: LocatorNode, tree: LocatorTree, axis: Step['axis']): Step[] {
-  if (isApplication(node) || !isTopLevel(node, tree)) return [];
-  const title = node.attributes.get('Name') ?? '';
-  const parts = titleParts(title, ownerApplication(node)?.name);
+function titleSteps(node: LocatorNode, index: LocatorIndex, axis: Step['axis']): Step[] {
+  if (isApplication(node) || !isTopLevel(node, index.tree)) return [];
+  const parts = index.titlePartsOf(node);
   return parts.slice(0, 3).map((part) => ({ node, axis, role: true, preds: [], position: false, title: part }));
 }
 
@@ -604,7 +662,7 @@ function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
   const keys = index.usable(node);
   const base: Step = { node, axis: '//', role: true, preds: [], position: false };
   if (keys.includes('Id')) return [{ ...base, preds: ['Id'] }];
-  const steps = titleSteps(node, index.tree, '//');
+  const steps = titleSteps(node, index, '//');
   if (keys.includes('Name')) steps.push({ ...base, preds: ['Name'] });
   else if (keys[0] !== undefined) steps.push({ ...base, preds: [keys[0]] });
   if (steps.length === 0) steps.push(base);
@@ -616,23 +674,8 @@ function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
  * else such a grandchild.
  */
 function contentSteps(step: Step, index: LocatorIndex, limit: number): Step[] {
-  const pick = (nodes: readonly LocatorNode[], via: boolean): Step[] => {
-    const found: { child: LocatorNode; key: string }[] = [];
-    for (const child of nodes) {
-      const keys = index.usable(child);
-      if (keys.includes('Id')) found.push({ child, key: 'Id' });
-      else if (keys.includes('Name')) found.push({ child, key: 'Name' });
-    }
-    found.sort((a, b) => (a.key === b.key ? 0 : a.key === 'Id' ? -1 : 1));
-    return found.slice(0, limit).map(({ child, key }) => ({ ...step, role: true, has: { child, key, via } }));
-  };
-  const direct = pick(step.node.children, false);
-  return direct.length > 0
-    ? direct
-    : pick(
-        step.node.children.flatMap((child) => child.children),
-        true,
-      );
+  const { children, via } = index.holdings(step.node);
+  return children.slice(0, limit).map(({ child, key }) => ({ ...step, role: true, has: { child, key, via } }));
 }
 
 /**
@@ -710,7 +753,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   // Direct strategies first (Id, role and name, role and attributes), so they are never crowded out.
   const usable = index.usable(target);
   for (const key of usable.slice(0, 4)) consider([{ ...start, role: true, preds: [key] }], undefined);
-  const ownTitle = titleSteps(target, tree, '//');
+  const ownTitle = titleSteps(target, index, '//');
   for (const step of ownTitle) consider([step], undefined);
   consider([start], undefined);
   // Scoped under the nearest identifiable ancestors (window, application, named container), with `//` so that the
@@ -732,7 +775,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   }
   let anchors = 0;
   for (let ancestor = target.parent; ancestor && ancestor !== root && anchors < 3; ancestor = ancestor.parent) {
-    if (!isAnchor(ancestor, index)) continue;
+    if (!index.anchor(ancestor)) continue;
     anchors++;
     const window = isApplication(ancestor)
       ? undefined
@@ -775,7 +818,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
       }
     }
     if (!top.position && top.title === undefined && top.preds.length === 0)
-      for (const step of titleSteps(top.node, tree, top.axis)) replaceTop({ ...step, has: top.has }, superset);
+      for (const step of titleSteps(top.node, index, top.axis)) replaceTop({ ...step, has: top.has }, superset);
     if (!top.position && !top.has && top.preds.length === 0 && top.title === undefined) {
       // Unnamed containers are known by what they hold.
       for (const step of contentSteps(top, index, 4)) replaceTop(step, superset);
@@ -792,7 +835,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
           ancestor && ancestor !== root && anchors < 3;
           ancestor = ancestor.parent
         ) {
-          if (!isAnchor(ancestor, index)) continue;
+          if (!index.anchor(ancestor)) continue;
           anchors++;
           const jump: Step = { node: ancestor, axis: '//', role: true, preds: [], position: false };
           consider([jump, { ...top, axis: '//' }, ...rest], matches, top);
