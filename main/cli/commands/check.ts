@@ -6,6 +6,7 @@ import { SEVERITIES, type Severity } from '../../../shared/checks/model.js';
 import { CHECK_FORMATS, formatCheckReport, type CheckFormat } from '../../../shared/checks/report/formats.js';
 import { RULES } from '../../../shared/checks/rules/index.js';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
+import { subtreesReached } from '../../../shared/xpath/fast/reach.js';
 import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
@@ -108,7 +109,8 @@ export function registerCheck(program: Command): void {
       throw new InspectorError('usage', '--tab-markers and --tab-time-limit go with --tab-order');
     }
     const config = await loadConfig(options.config);
-    const opened = await openCommandRuntime(options);
+    // The trees to check start loading while the XPath worker starts.
+    const opened = await openCommandRuntime(options, { prefetch: subtreesReached(xpath) });
     try {
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
       const tabOrder = options.tabOrder ? tabOrderOptions(opened.runtime.platform, options) : undefined;
