@@ -7,6 +7,15 @@ import type { UiValue } from '../../shared/model/values.js';
 import { uiString } from '../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/provider.js';
 
+/** The attributes the runtime adds where the provider lists none (ownAttribute). */
+const OWN_ATTRIBUTE_NAMES: readonly string[] = [
+  AttributeNames.RuntimeId,
+  AttributeNames.Name,
+  AttributeNames.Id,
+  AttributeNames.Technology,
+  AttributeNames.SupportedPatterns,
+];
+
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');
 
@@ -257,6 +266,23 @@ export class RuntimeNode {
       if (own) entries.unshift(own);
     }
     return entries;
+  }
+
+  /**
+   * What attributes() holds under the local names that `wanted` keeps (for any namespace the provider lists them in,
+   * or the runtime's own), read by name (attributesNamed): what is not wanted is not read. Derived aliases are left
+   * out, and so is a name whose read fails.
+   */
+  async attributesWhere(wanted: (namespace: Namespace, name: string) => boolean): Promise<AttributeEntry[]> {
+    if (this.source.loadId) await this.source.loadId();
+    const names = new Set<string>();
+    for (const attribute of await this.attributeObjects())
+      if (wanted(attribute.namespace, attribute.name)) names.add(attribute.name);
+    for (const name of OWN_ATTRIBUTE_NAMES) if (wanted('control', name)) names.add(name);
+    const found = await Promise.all(
+      [...names].map((name) => this.attributesNamed(name).catch((): readonly AttributeEntry[] => [])),
+    );
+    return found.flat();
   }
 
   /**

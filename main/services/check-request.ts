@@ -1,6 +1,7 @@
 import type { ApiCheckFinding, Params, Result } from '../../shared/api/schema.js';
 import { MAX_CHECK_FINDINGS } from '../../shared/api/schema.js';
-import { CheckConfigError, EMPTY_CHECK_CONFIG, parseCheckConfig } from '../../shared/checks/config.js';
+import { CheckConfigError, EMPTY_CHECK_CONFIG } from '../../shared/checks/config.js';
+import { parseCheckConfig } from '../../shared/checks/config-file.js';
 import { formatCheckReport } from '../../shared/checks/report/formats.js';
 import { ruleById } from '../../shared/checks/rules/index.js';
 import { InspectorError } from '../../shared/model/errors.js';

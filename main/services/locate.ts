@@ -1,6 +1,6 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
-import { attributeKey, parseAttributeKey } from '../../shared/model/namespaces.js';
-import { DEFAULT_PRIORITY } from '../../shared/locators/config.js';
+import { attributeKey, parseAttributeKey, type Namespace } from '../../shared/model/namespaces.js';
+import { DEFAULT_CONFIG, DEFAULT_PRIORITY, isBlacklisted } from '../../shared/locators/config.js';
 import { formatValueText } from '../../shared/model/values.js';
 import { LocatorIndex, proposeLocators, proposeXPaths, type Locator } from '../../shared/locators/generate.js';
 import {
@@ -83,9 +83,21 @@ function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
   return Promise.resolve(collect(runtime.desktop));
 }
 
+const PRIORITY_KEYS: ReadonlySet<string> = new Set(DEFAULT_PRIORITY);
+
+/**
+ * Whether a locator may use an attribute, by its key alone: not blacklisted (geometry, states, text, header lists
+ * ...), or on the priority list (which the capture carries for every node).
+ */
+function locatable(namespace: Namespace, name: string): boolean {
+  const key = attributeKey(namespace, name);
+  return PRIORITY_KEYS.has(key) || !isBlacklisted(key, DEFAULT_CONFIG);
+}
+
 /**
  * The whole desktop as the tree owns it (grouped view), as a LocatorTree keyed by runtime id. The targets and their
- * ancestors carry every attribute (any of them may end up in a locator); every other node carries only the
+ * ancestors carry every attribute a locator may use (locatable: any of them may end up in a locator; the others
+ * are not read: a table's row headers alone cost a call per row); every other node carries only the
  * attributes of the priority list, which is what telling nodes apart needs. Reading every attribute of every node
  * would cost each application a round trip per attribute and node. Locators are verified by the real engine
  * afterwards, so a value not read here can only make a candidate fail verification, never make a wrong one pass.
@@ -101,7 +113,7 @@ export async function captureLocatorTree(runtime: Runtime, targets: readonly Run
   const [desktop, ...full] = await Promise.all([
     priorityCapture(runtime),
     ...[...fullNodes].map(async (node) => {
-      const entries = await node.attributes().catch((): readonly AttributeEntry[] => []);
+      const entries = await node.attributesWhere(locatable).catch((): readonly AttributeEntry[] => []);
       return [node.runtimeId, attributeTexts(entries, node.name)] as const;
     }),
   ]);

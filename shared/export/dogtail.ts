@@ -62,13 +62,20 @@ function matchesPredicate(node: LocatorNode, roleName: string, name: string): bo
   return dogtailRoleName(node) === roleName && (name === '' || node.name === name);
 }
 
-/** Descendants of a node in the depth-first pre-order pyatspi.utils.findAllDescendants walks. */
-function descendants(node: LocatorNode, out: LocatorNode[] = []): LocatorNode[] {
-  for (const child of node.children) {
-    out.push(child);
-    descendants(child, out);
+/**
+ * The node's index among the descendants of `scope` that match the predicate, in the depth-first pre-order
+ * pyatspi.utils.findAllDescendants walks (the walk stops at the node: later matches do not change it); 0 when the
+ * node is not below `scope`.
+ */
+function indexAmongMatches(scope: LocatorNode, node: LocatorNode, roleName: string, name: string): number {
+  let before = 0;
+  const stack: LocatorNode[] = [...scope.children].reverse();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (next === node) return before;
+    if (matchesPredicate(next, roleName, name)) before++;
+    for (let i = next.children.length - 1; i >= 0; i--) stack.push(next.children[i]!);
   }
-  return out;
+  return 0;
 }
 
 /**
@@ -87,9 +94,7 @@ export function dogtailPath(target: LocatorNode): DogtailPath {
     const last = position === below.length - 1;
     if (!last && node.name === '') return;
     const roleName = dogtailRoleName(node);
-    const pool = scope ? descendants(scope) : [];
-    const matches = pool.filter((candidate) => matchesPredicate(candidate, roleName, node.name));
-    steps.push({ roleName, name: node.name, index: Math.max(0, matches.indexOf(node)) });
+    steps.push({ roleName, name: node.name, index: scope ? indexAmongMatches(scope, node, roleName, node.name) : 0 });
     scope = node;
   });
   return { application, steps };

@@ -72,6 +72,9 @@ export const DEFAULT_BLACKLIST: readonly (string | RegExp)[] = [
   /Caret/,
   /NSelected/,
   /NRows|NColumns/,
+  // Lists of a table's header cells: list values are never used (isVolatileValue), and reading the rows' costs a
+  // call per row.
+  /(^|:|\.)(Row|Column)Headers$/,
   'SupportedPatterns',
   'Technology',
   // The role is the step's name test already; `[@Role='Panel']` on `Panel` adds nothing.

@@ -43,6 +43,11 @@ interface Candidate {
   xpath: string;
 }
 
+interface Holdings {
+  readonly children: readonly { readonly child: LocatorNode; readonly key: string }[];
+  readonly via: boolean;
+}
+
 /**
  * A precomputed index over a cached tree: nodes by role and by attribute value, the usable attributes of each node.
  * Counting how many nodes a candidate selects is done here (cheap); every locator handed out is then verified with
@@ -51,9 +56,15 @@ interface Candidate {
 export class LocatorIndex {
   readonly config: LocatorConfig;
   private readonly byRole = new Map<string, LocatorNode[]>();
-  private readonly byAttribute = new Map<string, LocatorNode[]>();
+  /** Per attribute key (indexed on first use: a search asks about a few keys), the nodes by value. */
+  private readonly byAttribute = new Map<string, Map<string, LocatorNode[]>>();
+  private readonly blacklisted = new Map<string, boolean>();
   private readonly usableCache = new Map<LocatorNode, readonly string[]>();
   private readonly selectedByXPath = new Map<string, readonly LocatorNode[]>();
+  private readonly aloneByStep = new Map<string, boolean>();
+  private readonly anchors = new Map<LocatorNode, boolean>();
+  private readonly titles = new Map<LocatorNode, readonly string[]>();
+  private readonly held = new Map<LocatorNode, Holdings>();
   private readonly priorityRank: Map<string, number>;
   private pathMatcher: PathMatcher | undefined;
 
@@ -63,10 +74,7 @@ export class LocatorIndex {
   ) {
     this.config = resolveConfig(config);
     this.priorityRank = new Map(this.config.priority.map((key, index) => [key, index]));
-    for (const node of tree.nodes) {
-      push(this.byRole, roleKey(node), node);
-      for (const [key, value] of node.attributes) push(this.byAttribute, `${key}\u0000${value}`, node);
-    }
+    for (const node of tree.nodes) push(this.byRole, roleKey(node), node);
   }
 
   /** Attribute keys a locator may use for this node, best first: the priority list, then the others by name. */
@@ -75,7 +83,9 @@ export class LocatorIndex {
     if (!keys) {
       const found: string[] = [];
       for (const [key, value] of node.attributes) {
-        if (isBlacklisted(key, this.config) || isVolatileValue(value)) continue;
+        let blacklisted = this.blacklisted.get(key);
+        if (blacklisted === undefined) this.blacklisted.set(key, (blacklisted = isBlacklisted(key, this.config)));
+        if (blacklisted || isVolatileValue(value)) continue;
         if (!this.priorityRank.has(key) && !this.config.useOtherAttributes) continue;
         found.push(key);
       }
@@ -84,6 +94,49 @@ export class LocatorIndex {
       this.usableCache.set(node, keys);
     }
     return keys;
+  }
+
+  /** Whether a node is worth scoping under (isAnchor), kept per node. */
+  anchor(node: LocatorNode): boolean {
+    let answer = this.anchors.get(node);
+    if (answer === undefined) this.anchors.set(node, (answer = isAnchor(node, this)));
+    return answer;
+  }
+
+  /** A top-level window's title parts (titleParts), kept per node. */
+  titlePartsOf(node: LocatorNode): readonly string[] {
+    let parts = this.titles.get(node);
+    if (!parts) {
+      parts = titleParts(node.attributes.get('Name') ?? '', ownerApplication(node)?.name);
+      this.titles.set(node, parts);
+    }
+    return parts;
+  }
+
+  /**
+   * What an unnamed container holds that tells it apart, kept per node: its children with an Id or a stable name
+   * (Ids first), else such grandchildren (`via`).
+   */
+  holdings(node: LocatorNode): Holdings {
+    let found = this.held.get(node);
+    if (!found) {
+      const pick = (nodes: readonly LocatorNode[]) => {
+        const out: { child: LocatorNode; key: string }[] = [];
+        for (const child of nodes) {
+          const keys = this.usable(child);
+          if (keys.includes('Id')) out.push({ child, key: 'Id' });
+          else if (keys.includes('Name')) out.push({ child, key: 'Name' });
+        }
+        return out.sort((a, b) => (a.key === b.key ? 0 : a.key === 'Id' ? -1 : 1));
+      };
+      const direct = pick(node.children);
+      found =
+        direct.length > 0
+          ? { children: direct, via: false }
+          : { children: pick(node.children.flatMap((child) => child.children)), via: true };
+      this.held.set(node, found);
+    }
+    return found;
   }
 
   rank(key: string): number {
@@ -110,11 +163,42 @@ export class LocatorIndex {
     return this.pathMatcher.select(path, pool, this.candidatesFor(path[0]!), superset !== undefined);
   }
 
+  /**
+   * Whether a step, as a path's first step, selects its own node alone on the desktop. Then every refinement of a
+   * path starting with it (the step specialised, or levels added above it) selects what the path selects: each
+   * match is reached through that node, which every refinement still matches (their steps are built from the node
+   * and its ancestors).
+   */
+  selectsItsNodeAlone(step: Step): boolean {
+    const text = stepText(step);
+    let alone = this.aloneByStep.get(text);
+    if (alone === undefined) {
+      let found = 0;
+      for (const node of this.candidatesFor(step)) if (matchesStep(node, step) && ++found > 1) break;
+      alone = found === 1;
+      this.aloneByStep.set(text, alone);
+    }
+    return alone;
+  }
+
+  private nodesWith(key: string): ReadonlyMap<string, LocatorNode[]> {
+    let byValue = this.byAttribute.get(key);
+    if (!byValue) {
+      byValue = new Map();
+      for (const node of this.tree.nodes) {
+        const value = node.attributes.get(key);
+        if (value !== undefined) push(byValue, value, node);
+      }
+      this.byAttribute.set(key, byValue);
+    }
+    return byValue;
+  }
+
   candidatesFor(step: Step): readonly LocatorNode[] {
     let best: readonly LocatorNode[] = this.tree.nodes;
     if (step.role) best = this.byRole.get(roleKey(step.node)) ?? [];
     for (const key of step.preds) {
-      const list = this.byAttribute.get(`${key}\u0000${step.node.attributes.get(key) ?? ''}`) ?? [];
+      const list = this.nodesWith(key).get(step.node.attributes.get(key) ?? '') ?? [];
       if (list.length < best.length) best = list;
     }
     return best;
@@ -134,7 +218,9 @@ class MinHeap<T> {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (this.less(items[i]!, items[parent]!) >= 0) break;
-      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      const swapped = items[i]!;
+      items[i] = items[parent]!;
+      items[parent] = swapped;
       i = parent;
     }
   }
@@ -152,7 +238,9 @@ class MinHeap<T> {
         if (l < items.length && this.less(items[l]!, items[m]!) < 0) m = l;
         if (r < items.length && this.less(items[r]!, items[m]!) < 0) m = r;
         if (m === i) break;
-        [items[i], items[m]] = [items[m]!, items[i]!];
+        const swapped = items[i]!;
+        items[i] = items[m]!;
+        items[m] = swapped;
         i = m;
       }
     }
@@ -196,6 +284,8 @@ function positionOf(node: LocatorNode, step: Step): number {
 }
 
 const targetPositions = new WeakMap<Step, number>();
+/** Per positional step, per parent: the child at the step's position (found once, not once per child). */
+const childrenAtPosition = new WeakMap<Step, Map<LocatorNode, LocatorNode | null>>();
 
 function matchesStep(node: LocatorNode, step: Step): boolean {
   if (!matchesTest(node, step)) return false;
@@ -205,7 +295,23 @@ function matchesStep(node: LocatorNode, step: Step): boolean {
     position = positionOf(step.node, step);
     targetPositions.set(step, position);
   }
-  return positionOf(node, step) === position;
+  const parent = node.parent;
+  if (!parent) return position === 0;
+  let byParent = childrenAtPosition.get(step);
+  if (!byParent) childrenAtPosition.set(step, (byParent = new Map()));
+  let chosen = byParent.get(parent);
+  if (chosen === undefined) {
+    chosen = null;
+    let passed = 0;
+    for (const child of parent.children) {
+      if (matchesTest(child, step) && ++passed === position) {
+        chosen = child;
+        break;
+      }
+    }
+    byParent.set(parent, chosen);
+  }
+  return chosen === node;
 }
 
 /** Positions on applications and top-level windows depend on the view; locators never use them. */
@@ -252,6 +358,7 @@ class PathMatcher {
   private answers = new Uint8Array(0);
   private run = 0;
   private path: Path = [];
+  private readonly poolSets = new WeakMap<readonly LocatorNode[], ReadonlySet<LocatorNode>>();
 
   constructor(private readonly nodes: readonly LocatorNode[]) {
     nodes.forEach((node, i) => this.ordinals.set(node, i));
@@ -269,10 +376,17 @@ class PathMatcher {
     const down = this.downFrom(path, first, 2 * pool.length);
     if (down) {
       if (!poolIsSuperset) return down;
-      const inPool = down.length > 4 ? new Set(pool) : undefined;
+      const inPool = down.length > 4 ? this.setOf(pool) : undefined;
       return down.filter((node) => (inPool ? inPool.has(node) : pool.includes(node)));
     }
     return this.upFrom(path, pool);
+  }
+
+  /** A pool as a set, made once per pool (the refinements of one candidate share its nodes as their pool). */
+  private setOf(pool: readonly LocatorNode[]): ReadonlySet<LocatorNode> {
+    let set = this.poolSets.get(pool);
+    if (!set) this.poolSets.set(pool, (set = new Set(pool)));
+    return set;
   }
 
   /** The nodes the path selects, by its steps downwards; undefined when that would visit more than `limit` nodes. */
@@ -371,13 +485,17 @@ export function renderStep(step: Step): string {
 /** Each step's text, rendered once per step object: the paths of a search share their steps. */
 const renderedSteps = new WeakMap<Step, string>();
 
+function stepText(step: Step): string {
+  let text = renderedSteps.get(step);
+  if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
+  return text;
+}
+
 function renderPath(path: Path): string {
   let out = '';
   for (let index = 0; index < path.length; index++) {
     const step = path[index]!;
-    let text = renderedSteps.get(step);
-    if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
-    out += `${index === 0 ? '//' : step.axis}${text}`;
+    out += `${index === 0 ? '//' : step.axis}${stepText(step)}`;
   }
   return out;
 }
@@ -530,10 +648,9 @@ function ownerApplication(node: LocatorNode): LocatorNode | undefined {
 }
 
 /** Title steps for a top-level window (its role and `contains(@Name, part)`), best part first. */
-function titleSteps(node: LocatorNode, tree: LocatorTree, axis: Step['axis']): Step[] {
-  if (isApplication(node) || !isTopLevel(node, tree)) return [];
-  const title = node.attributes.get('Name') ?? '';
-  const parts = titleParts(title, ownerApplication(node)?.name);
+function titleSteps(node: LocatorNode, index: LocatorIndex, axis: Step['axis']): Step[] {
+  if (isApplication(node) || !isTopLevel(node, index.tree)) return [];
+  const parts = index.titlePartsOf(node);
   return parts.slice(0, 3).map((part) => ({ node, axis, role: true, preds: [], position: false, title: part }));
 }
 
@@ -545,7 +662,7 @@ function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
   const keys = index.usable(node);
   const base: Step = { node, axis: '//', role: true, preds: [], position: false };
   if (keys.includes('Id')) return [{ ...base, preds: ['Id'] }];
-  const steps = titleSteps(node, index.tree, '//');
+  const steps = titleSteps(node, index, '//');
   if (keys.includes('Name')) steps.push({ ...base, preds: ['Name'] });
   else if (keys[0] !== undefined) steps.push({ ...base, preds: [keys[0]] });
   if (steps.length === 0) steps.push(base);
@@ -557,23 +674,8 @@ function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
  * else such a grandchild.
  */
 function contentSteps(step: Step, index: LocatorIndex, limit: number): Step[] {
-  const pick = (nodes: readonly LocatorNode[], via: boolean): Step[] => {
-    const found: { child: LocatorNode; key: string }[] = [];
-    for (const child of nodes) {
-      const keys = index.usable(child);
-      if (keys.includes('Id')) found.push({ child, key: 'Id' });
-      else if (keys.includes('Name')) found.push({ child, key: 'Name' });
-    }
-    found.sort((a, b) => (a.key === b.key ? 0 : a.key === 'Id' ? -1 : 1));
-    return found.slice(0, limit).map(({ child, key }) => ({ ...step, role: true, has: { child, key, via } }));
-  };
-  const direct = pick(step.node.children, false);
-  return direct.length > 0
-    ? direct
-    : pick(
-        step.node.children.flatMap((child) => child.children),
-        true,
-      );
+  const { children, via } = index.holdings(step.node);
+  return children.slice(0, limit).map(({ child, key }) => ({ ...step, role: true, has: { child, key, via } }));
 }
 
 /**
@@ -604,15 +706,22 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     path: Path,
     xpath: string,
     superset: readonly LocatorNode[] | undefined,
+    same: boolean,
   ): readonly LocatorNode[] => {
     counted++;
-    return index.selected(xpath, () => {
-      return index.select(path, superset);
-    });
+    return index.selected(xpath, () => (same && superset ? superset : index.select(path, superset)));
   };
 
-  /** Counts a candidate: kept when unique, queued for refinement when it selects the target among others. */
-  const consider = (raw: Path, superset: readonly LocatorNode[] | undefined): readonly LocatorNode[] | undefined => {
+  /**
+   * Counts a candidate: kept when unique, queued for refinement when it selects the target among others. With a
+   * superset, `refined` is the first step of the path that selected it: the candidate specialises that step or adds
+   * levels above it (see selectsItsNodeAlone).
+   */
+  const consider = (
+    raw: Path,
+    superset: readonly LocatorNode[] | undefined,
+    refined?: Step,
+  ): readonly LocatorNode[] | undefined => {
     if (raw.length > config.maxSteps) return undefined;
     // A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built).
     const path = raw.map((step) =>
@@ -623,12 +732,12 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const xpath = renderPath(path);
     if (seen.has(xpath)) return undefined;
     seen.add(xpath);
-    const matches = matchAll(path, xpath, superset);
+    const matches = matchAll(path, xpath, superset, refined !== undefined && index.selectsItsNodeAlone(refined));
     if (matches.length === 1 && matches[0] === target) {
       // Over-specified: the same path without its positions is unique already (and found on its own).
       if (path.some((step) => step.position)) {
         const plain = path.map((step) => ({ ...step, position: false }));
-        if (matchAll(plain, renderPath(plain), undefined).length === 1) return matches;
+        if (matchAll(plain, renderPath(plain), undefined, false).length === 1) return matches;
       }
       unique.push({ path, xpath });
     } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });
@@ -644,7 +753,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   // Direct strategies first (Id, role and name, role and attributes), so they are never crowded out.
   const usable = index.usable(target);
   for (const key of usable.slice(0, 4)) consider([{ ...start, role: true, preds: [key] }], undefined);
-  const ownTitle = titleSteps(target, tree, '//');
+  const ownTitle = titleSteps(target, index, '//');
   for (const step of ownTitle) consider([step], undefined);
   consider([start], undefined);
   // Scoped under the nearest identifiable ancestors (window, application, named container), with `//` so that the
@@ -666,7 +775,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   }
   let anchors = 0;
   for (let ancestor = target.parent; ancestor && ancestor !== root && anchors < 3; ancestor = ancestor.parent) {
-    if (!isAnchor(ancestor, index)) continue;
+    if (!index.anchor(ancestor)) continue;
     anchors++;
     const window = isApplication(ancestor)
       ? undefined
@@ -679,12 +788,12 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
         const scoped = consider([anchorStep, tail], undefined);
         if (!ambiguous(scoped) || isApplication(ancestor)) continue;
         for (const windowStep of windowSteps) {
-          const inWindow = consider([windowStep, anchorStep, tail], scoped);
+          const inWindow = consider([windowStep, anchorStep, tail], scoped, anchorStep);
           if (ambiguous(inWindow))
-            for (const appStep of appSteps) consider([appStep, windowStep, anchorStep, tail], inWindow);
+            for (const appStep of appSteps) consider([appStep, windowStep, anchorStep, tail], inWindow, windowStep);
         }
         if (window === ancestor || windowSteps.length === 0)
-          for (const appStep of appSteps) consider([appStep, anchorStep, tail], scoped);
+          for (const appStep of appSteps) consider([appStep, anchorStep, tail], scoped, anchorStep);
       }
     }
   }
@@ -694,7 +803,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const top = path[0]!;
     const rest = path.slice(1);
     const replaceTop = (step: Step, superset: readonly LocatorNode[] | undefined) =>
-      consider([step, ...rest], superset);
+      consider([step, ...rest], superset, top);
     // Every change of the top step below specialises it (role, attributes, title, content, position), so the nodes
     // it selected are a superset of what the specialised path selects, also when the top step is the last one.
     const superset = matches;
@@ -709,7 +818,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
       }
     }
     if (!top.position && top.title === undefined && top.preds.length === 0)
-      for (const step of titleSteps(top.node, tree, top.axis)) replaceTop({ ...step, has: top.has }, superset);
+      for (const step of titleSteps(top.node, index, top.axis)) replaceTop({ ...step, has: top.has }, superset);
     if (!top.position && !top.has && top.preds.length === 0 && top.title === undefined) {
       // Unnamed containers are known by what they hold.
       for (const step of contentSteps(top, index, 4)) replaceTop(step, superset);
@@ -719,17 +828,17 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
       const parent = top.node.parent;
       if (parent && parent !== root) {
         const step: Step = { node: parent, axis: '//', role: isApplication(parent), preds: [], position: false };
-        consider([step, { ...top, axis: '/' }, ...rest], matches);
+        consider([step, { ...top, axis: '/' }, ...rest], matches, top);
         let anchors = 0;
         for (
           let ancestor: LocatorNode | null = parent;
           ancestor && ancestor !== root && anchors < 3;
           ancestor = ancestor.parent
         ) {
-          if (!isAnchor(ancestor, index)) continue;
+          if (!index.anchor(ancestor)) continue;
           anchors++;
           const jump: Step = { node: ancestor, axis: '//', role: true, preds: [], position: false };
-          consider([jump, { ...top, axis: '//' }, ...rest], matches);
+          consider([jump, { ...top, axis: '//' }, ...rest], matches, top);
         }
       }
     }

@@ -1,16 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import {
-  CheckConfigError,
-  EMPTY_CHECK_CONFIG,
-  parseCheckConfig,
-  type CheckConfig,
-} from '../../../shared/checks/config.js';
+import { CheckConfigError, EMPTY_CHECK_CONFIG, type CheckConfig } from '../../../shared/checks/config.js';
 import { failsAt } from '../../../shared/checks/engine.js';
 import { SEVERITIES, type Severity } from '../../../shared/checks/model.js';
 import { CHECK_FORMATS, formatCheckReport, type CheckFormat } from '../../../shared/checks/report/formats.js';
 import { RULES } from '../../../shared/checks/rules/index.js';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
+import { subtreesReached } from '../../../shared/xpath/fast/reach.js';
 import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
@@ -75,6 +71,8 @@ async function loadConfig(file: string | undefined): Promise<CheckConfig> {
       `--config ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
     );
   }
+  // The parser (zod) is loaded only for a run with a config file.
+  const { parseCheckConfig } = await import('../../../shared/checks/config-file.js');
   try {
     return parseCheckConfig(text, file);
   } catch (error) {
@@ -111,7 +109,8 @@ export function registerCheck(program: Command): void {
       throw new InspectorError('usage', '--tab-markers and --tab-time-limit go with --tab-order');
     }
     const config = await loadConfig(options.config);
-    const opened = await openCommandRuntime(options);
+    // The trees to check start loading while the XPath worker starts.
+    const opened = await openCommandRuntime(options, { prefetch: subtreesReached(xpath) });
     try {
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
       const tabOrder = options.tabOrder ? tabOrderOptions(opened.runtime.platform, options) : undefined;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const cliModule = path.join(root, 'dist/main/cli/index.js');
@@ -43,5 +43,59 @@ test('list-providers and a mock query load neither the other commands, the XPath
     for (const heavy of ['ws', 'zod', 'xmlbuilder2', 'pngjs', 'fontoxpath', 'dbus-next', 'koffi', '@koromix']) {
       assert.ok(!loaded.has(heavy), `${args.join(' ')} loaded ${heavy}`);
     }
+  }
+});
+
+/** The files a CLI run loads through the module loader (ES modules too, which the require cache does not list). */
+function modulesLoadedBy(args: readonly string[]): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-startup-'));
+  try {
+    const hooks = path.join(dir, 'hooks.mjs');
+    writeFileSync(
+      hooks,
+      `export async function load(url, context, next) {
+        if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n');
+        return next(url, context);
+      }`,
+    );
+    const register = path.join(dir, 'register.mjs');
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});`,
+    );
+    const result = spawnSync(
+      process.execPath,
+      ['--import', register, path.join(root, 'bin/platynui-inspector'), ...args],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    assert.notEqual(result.status, null, result.stderr);
+    return result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('loaded '))
+      .map((line) => line.slice('loaded '.length));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('check loads the config parser (zod) only for a run with --config', () => {
+  const zod = (files: string[]) => files.filter((file) => file.includes('/node_modules/zod/'));
+  const run = ['check', '--provider', 'mock', '--format', 'json', '--fail-on', 'never'];
+  const without = modulesLoadedBy(run);
+  assert.ok(
+    without.some((file) => file.endsWith('/dist/main/cli/commands/check.js')),
+    'the probe sees the modules',
+  );
+  assert.deepEqual(zod(without), []);
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-check-config-'));
+  try {
+    const config = path.join(dir, 'a11y.json');
+    writeFileSync(config, '{"rules": {"poor-name": "off"}}');
+    assert.notDeepEqual(zod(modulesLoadedBy([...run, '--config', config])), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -191,3 +191,53 @@ test('peekAttributesNamed answers what attributesNamed would, without a promise;
   node.invalidate();
   assert.equal(node.peekAttributesNamed(names), undefined);
 });
+
+test('attributesWhere reads only the wanted names and answers what attributes() holds for them', async () => {
+  const counter: Counted = { reads: 0 };
+  const provided = () =>
+    source([
+      attribute('Bounds', uiString('{"x":1}'), false, counter),
+      attribute('Description', uiString('read'), false, counter),
+      attribute('HelpText', uiString('held'), true, counter),
+      { ...attribute('Role', uiString('push button'), false, counter), namespace: 'native' },
+    ]);
+  const wanted = (namespace: string, name: string) =>
+    name !== 'Bounds' && !(namespace === 'control' && name === 'Role');
+  const some = await new RuntimeNode(owner, provided(), undefined, 'Test').attributesWhere(wanted);
+  assert.equal(counter.reads, 2, 'Description and the native Role are read; Bounds is not');
+  const full = await new RuntimeNode(owner, provided(), undefined, 'Test').attributes();
+  const key = (entry: { namespace: string; name: string }) => `${entry.namespace}:${entry.name}`;
+  assert.deepEqual(
+    some.map(key).sort(),
+    full
+      .filter((entry) => !entry.derived && wanted(entry.namespace, entry.name))
+      .map(key)
+      .sort(),
+  );
+  assert.ok(
+    some.some((entry) => key(entry) === 'control:Name'),
+    "the runtime's own Name",
+  );
+  assert.ok(
+    some.some((entry) => key(entry) === 'control:HelpText'),
+    'a held value',
+  );
+});
+
+test('attributesWhere leaves out a name whose read fails and keeps the others', async () => {
+  const counter: Counted = { reads: 0 };
+  const failing: ProviderAttribute = {
+    namespace: 'control',
+    name: 'Description',
+    read: () => Promise.reject(new Error('gone')),
+  };
+  const node = new RuntimeNode(
+    owner,
+    source([failing, attribute('HelpText', uiString('kept'), false, counter)]),
+    undefined,
+    'Test',
+  );
+  const entries = await node.attributesWhere(() => true);
+  assert.ok(!entries.some((entry) => entry.name === 'Description'));
+  assert.ok(entries.some((entry) => entry.name === 'HelpText'));
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CheckConfigError, EMPTY_CHECK_CONFIG, parseCheckConfig } from '../config.js';
+import { CheckConfigError, EMPTY_CHECK_CONFIG } from '../config.js';
+import { parseCheckConfig } from '../config-file.js';
 import { failsAt, runChecks } from '../engine.js';
 import { formatCheckReport } from '../report/formats.js';
 import { button, inWindow, n } from './build.js';

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_MOCK_TREE } from '../../../main/providers/mock/default-tree.js';
-import { LocatorGenerator, locatorTreeFromSnapshot } from '../../locators/index.js';
+import {
+  buildLocatorTree,
+  LocatorGenerator,
+  locatorTreeFromSnapshot,
+  type LocatorNodeInit,
+} from '../../locators/index.js';
 import { readSnapshotXml } from '../../snapshot/xml-reader.js';
 import { dogtailPath } from '../dogtail.js';
 import {
@@ -249,4 +254,44 @@ test('the Python output runs against the platynui_native API: finds, prints, cli
   });
   assert.equal(missing.status, 1);
   assert.deepEqual(missing.calls, [['focus', 'User']]);
+});
+
+test('dogtail paths index a node among the same role and name in depth-first pre-order below the last named hop', () => {
+  const button = (key: string): LocatorNodeInit => ({ key, namespace: 'control', role: 'Button', name: 'OK' });
+  const tree = buildLocatorTree([
+    {
+      key: 'app',
+      namespace: 'app',
+      role: 'Application',
+      name: 'Studio',
+      children: [
+        {
+          key: 'main',
+          namespace: 'control',
+          role: 'Window',
+          name: 'Main',
+          children: [
+            {
+              key: 'outer',
+              namespace: 'control',
+              role: 'Panel',
+              children: [button('a'), { key: 'inner', namespace: 'control', role: 'Panel', children: [button('b')] }],
+            },
+            button('c'),
+            { key: 'box', namespace: 'control', role: 'Panel', name: 'Box', children: [button('d')] },
+          ],
+        },
+      ],
+    },
+  ]);
+  const stepsOf = (key: string) => dogtailPath(tree.nodes.find((node) => node.key === key)!).steps;
+  const window = { roleName: 'frame', name: 'Main', index: 0 };
+  assert.deepEqual(stepsOf('a'), [window, { roleName: 'push button', name: 'OK', index: 0 }]);
+  assert.deepEqual(stepsOf('b'), [window, { roleName: 'push button', name: 'OK', index: 1 }]);
+  assert.deepEqual(stepsOf('c'), [window, { roleName: 'push button', name: 'OK', index: 2 }]);
+  assert.deepEqual(stepsOf('d'), [
+    window,
+    { roleName: 'panel', name: 'Box', index: 0 },
+    { roleName: 'push button', name: 'OK', index: 0 },
+  ]);
 });

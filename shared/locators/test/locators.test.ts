@@ -6,12 +6,14 @@ import {
   buildLocatorTree,
   isVolatileValue,
   LocatorGenerator,
+  locatorCandidates,
   LocatorIndex,
   proposeLocators,
   locatorTreeFromSnapshot,
   titleParts,
   selectNodes,
   xpathString,
+  type LocatorNodeInit,
   type LocatorTree,
 } from '../index.js';
 
@@ -261,4 +263,115 @@ test('when nothing stable tells a node apart within the budget, the absolute pos
     selectNodes(new LocatorGenerator(tree).xdm, locator!.xpath).map((node) => node.key),
     ['cell-1'],
   );
+});
+
+/** Two applications with a table each: rows of cells holding a check box and a text, names repeating across them. */
+function tablesTree(rows: number): LocatorTree {
+  const row = (app: string, table: string, n: number): LocatorNodeInit => ({
+    namespace: 'item',
+    role: 'TableRow',
+    key: `${app}-${table}-row-${n}`,
+    children: [
+      {
+        namespace: 'item',
+        role: 'TableCell',
+        name: `Select item ${n}`,
+        key: `${app}-${table}-cell-${n}-0`,
+        children: [
+          { namespace: 'control', role: 'CheckBox', name: `Select item ${n}`, key: `${app}-${table}-check-${n}` },
+        ],
+      },
+      {
+        namespace: 'item',
+        role: 'TableCell',
+        key: `${app}-${table}-cell-${n}-1`,
+        children: [{ namespace: 'control', role: 'Text', name: `Item ${n % 7}`, key: `${app}-${table}-text-${n}` }],
+      },
+    ],
+  });
+  const table = (app: string, name: string): LocatorNodeInit => ({
+    namespace: 'control',
+    role: 'Table',
+    name,
+    key: `${app}-${name}`,
+    children: Array.from({ length: rows }, (_, n) => row(app, name, n)),
+  });
+  const app = (name: string, tables: string[]): LocatorNodeInit => ({
+    namespace: 'app',
+    role: 'Application',
+    name,
+    key: name,
+    children: [
+      {
+        namespace: 'control',
+        role: 'Window',
+        name: `${name} - Data`,
+        key: `${name}-window`,
+        children: [
+          { namespace: 'control', role: 'Pane', key: `${name}-pane`, children: tables.map((t) => table(name, t)) },
+        ],
+      },
+    ],
+  });
+  return buildLocatorTree([app('Sheets', ['Data', 'Totals']), app('Viewer', ['Data'])]);
+}
+
+test('a search that skips counting refinements of a path whose first step selects its node alone finds the same', () => {
+  // Such refinements select what the path selects (selectsItsNodeAlone); an index that counts every one of them
+  // must propose the same candidates in the same order, for every node and with one result or several.
+  class CountingEveryCandidate extends LocatorIndex {
+    override selectsItsNodeAlone(): boolean {
+      return false;
+    }
+  }
+  for (const tree of [mockTree(), tablesTree(8)]) {
+    for (const config of [{}, { maxResults: 1 }]) {
+      const index = new LocatorIndex(tree, config);
+      const reference = new CountingEveryCandidate(tree, config);
+      for (const node of tree.nodes) {
+        assert.deepEqual(
+          locatorCandidates(index, node).map((candidate) => candidate.xpath),
+          locatorCandidates(reference, node).map((candidate) => candidate.xpath),
+          node.key,
+        );
+      }
+    }
+  }
+});
+
+test('a step selects its node alone only when no other node passes its test', () => {
+  const tree = tablesTree(3);
+  const index = new LocatorIndex(tree);
+  const step = (key: string, preds: string[] = []) => ({
+    node: byKey(tree, key),
+    axis: '//' as const,
+    role: true,
+    preds,
+    position: false,
+  });
+  assert.equal(index.selectsItsNodeAlone(step('Sheets-Totals', ['Name'])), true);
+  assert.equal(index.selectsItsNodeAlone(step('Sheets-Totals')), false);
+  assert.equal(index.selectsItsNodeAlone(step('Sheets-pane')), false);
+  assert.equal(index.selectsItsNodeAlone(step('Sheets-Data', ['Name'])), false);
+  assert.equal(index.selectsItsNodeAlone(step('Sheets-Totals-check-1', ['Name'])), false);
+  assert.equal(index.selectsItsNodeAlone(step('Viewer-window', ['Name'])), true);
+});
+
+test('candidates with positions, counted among many siblings, select exactly their node in the XPath engine', () => {
+  const tree = tablesTree(30);
+  const index = new LocatorIndex(tree);
+  const xdm = new LocatorGenerator(tree).xdm;
+  let positional = 0;
+  for (const node of tree.nodes) {
+    for (const candidate of locatorCandidates(index, node)) {
+      if (!/\[\d+\]/.test(candidate.xpath)) continue;
+      positional++;
+      assert.deepEqual(
+        selectNodes(xdm, candidate.xpath, 'fontoxpath').map((selected) => selected.key),
+        [node.key],
+        candidate.xpath,
+      );
+    }
+  }
+  assert.ok(positional > 50, `${positional} positional candidates`);
 });

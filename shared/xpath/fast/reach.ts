@@ -121,3 +121,13 @@ function depthAfter(steps: readonly Step[], depth: number): number {
   }
   return deepest;
 }
+
+/**
+ * The applications whose trees a walk of every subtree an XPath selects (a check) may load: those the XPath's
+ * nodes' descendants are in (`xpath//*`), all of them without an XPath (the desktop) or for a union (whose parts the
+ * suffix would not all reach).
+ */
+export function subtreesReached(xpath: string | undefined): ApplicationReach {
+  if (xpath === undefined || xpath.includes('|')) return ALL;
+  return applicationsReached(`${xpath}//*`);
+}

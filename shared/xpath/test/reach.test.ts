@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applicationsReached } from '../fast/reach.js';
+import { applicationsReached, subtreesReached } from '../fast/reach.js';
 
 test('queries of the desktop children and their attributes reach no application tree', () => {
   for (const xpath of [
@@ -55,4 +55,13 @@ test('a query scoped to named applications reaches only those', () => {
 test('an expression too deeply nested to parse is guessed from its text, never thrown', () => {
   assert.deepEqual(applicationsReached(`${'('.repeat(10_000)}1${')'.repeat(10_000)}`), { kind: 'none' });
   assert.deepEqual(applicationsReached(`${'('.repeat(10_000)}//a${')'.repeat(10_000)}`), { kind: 'all' });
+});
+
+test('the subtrees of what an XPath selects reach its applications, all of them without one or for a union', () => {
+  assert.deepEqual(subtreesReached("app:Application[@Name='Chromium']"), { kind: 'named', names: ['Chromium'] });
+  assert.deepEqual(subtreesReached("/app:Application[@Name='gedit']/Window[1]"), { kind: 'named', names: ['gedit'] });
+  assert.deepEqual(subtreesReached(undefined), { kind: 'all' });
+  assert.deepEqual(subtreesReached('/*'), { kind: 'all' });
+  assert.deepEqual(subtreesReached("//Window[@Name='Settings']"), { kind: 'all' });
+  assert.deepEqual(subtreesReached("app:Application[@Name='A'] | app:Application[@Name='B']"), { kind: 'all' });
 });
