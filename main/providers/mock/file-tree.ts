@@ -8,9 +8,13 @@ import {
   tableChildren,
   tableControlText,
   tableNamespace,
+  tableControlAttribute,
   tableRole,
+  tableValue,
+  tableValueIs,
+  type SnapshotTable,
 } from '../../../shared/snapshot/table.js';
-import type { XdmAttribute } from '../../../shared/xpath/tree.js';
+import type { ElementList, XdmAttribute } from '../../../shared/xpath/tree.js';
 import type { FileTree } from '../../core/file-tree.js';
 import { attributesNamedFrom, composeAttributes, needsPatterns, type NodeFacts } from '../../core/node-attributes.js';
 import { MOCK_DESCRIPTOR, MockRuntimeIds, mockNodeName, readMockAttributes, type MockTable } from './mock-provider.js';
@@ -57,6 +61,10 @@ export class MockFileTree implements FileTree {
   private readonly full: (AttributeEntry[] | undefined)[];
   private readonly fullXdm: (XdmAttribute[] | undefined)[];
   private readonly names: (string | undefined)[];
+  /** Document order where it is not the table's (top-level applications come before their windows), else undefined. */
+  private readonly positions: Int32Array | undefined;
+  /** The elements of each expanded name in document order, by `{uri}local`, made on first use. */
+  private readonly groups = new Map<string, number[]>();
   private untilCheck = CHECK_EVERY;
   /** performance.now() after which checkCancelled() throws a timeout. */
   deadline = Infinity;
@@ -83,6 +91,7 @@ export class MockFileTree implements FileTree {
     for (const window of windows) this.parents[window] = DOCUMENT;
     this.documentChildren = [...applications, ...windows, ...others];
     this.structuralRoots = [...applications, ...others];
+    this.positions = applications.length ? documentOrder(table, this.documentChildren, applications) : undefined;
   }
 
   /**
@@ -202,12 +211,14 @@ export class MockFileTree implements FileTree {
       // The file's attributes of that name are the answer: nothing the runtime adds or hides has it.
       const table = this.mock.table;
       const out: AttributeEntry[] = [];
+      const id = table.nameIds.get(localName);
+      if (id === undefined) return out;
       for (let a = table.attributeStarts[node]!; a < table.attributeStarts[node + 1]!; a++) {
-        if (table.strings[table.attributeNames[a]!] !== localName) continue;
+        if (table.attributeNames[a] !== id) continue;
         out.push({
           namespace: NAMESPACES[table.attributeNamespaces[a]!]!,
           name: localName,
-          value: parseValueText(table.strings[table.attributeValues[a]!]!),
+          value: parseValueText(tableValue(table, a)),
         });
       }
       return out;
@@ -248,12 +259,93 @@ export class MockFileTree implements FileTree {
     return undefined;
   }
 
+  documentPosition(node: number): number {
+    if (node === DOCUMENT) return -1;
+    return this.positions ? this.positions[node]! : node;
+  }
+
+  /** XdmTree.elementsNamed: every such element of the file is here, so the index always answers. */
+  elementsNamed(namespaceUri: string, localName: string, name?: string): ElementList<number> {
+    const key = `{${namespaceUri}}${localName}`;
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, (group = this.elementsOf(namespaceUri, localName)));
+    return name === undefined ? group : new NamedElements(this, group, name);
+  }
+
+  private elementsOf(namespaceUri: string, localName: string): number[] {
+    const { table, desktop } = this.mock;
+    const ns = NAMESPACES.findIndex((namespace) => NAMESPACE_URIS[namespace] === namespaceUri);
+    const role = table.nameIds.get(localName);
+    const found: number[] = [];
+    if (ns < 0 || role === undefined) return found;
+    const { roles, namespaces } = table;
+    for (let node = desktop === undefined ? 0 : desktop + 1; node < table.count; node++) {
+      if (roles[node] === role && namespaces[node] === ns) found.push(node);
+    }
+    const positions = this.positions;
+    if (positions) found.sort((a, b) => positions[a]! - positions[b]!);
+    return found;
+  }
+
+  /** Whether attribute(node, null, 'Name') is `name` (a name that is not a string's text: see NamedElements). */
+  hasName(node: number, name: string): boolean {
+    const known = this.names[node];
+    if (known !== undefined) return known === name;
+    const table = this.mock.table;
+    const a = tableControlAttribute(table, node, AttributeNames.Name);
+    return a >= 0 && tableValueIs(table, a, name);
+  }
+
   checkCancelled(): void {
     if (--this.untilCheck > 0) return;
     this.untilCheck = CHECK_EVERY;
     if (performance.now() > this.deadline) {
       throw new InspectorError('timeout', `the evaluation did not finish within ${this.timeoutMs} ms`);
     }
+  }
+}
+
+/**
+ * The document order of a file with top-level applications: each application alone (its children, the windows, are
+ * the document's too), then the windows' and the other top-level nodes' subtrees, each in table order.
+ */
+function documentOrder(table: SnapshotTable, documentChildren: readonly number[], applications: number[]): Int32Array {
+  const positions = new Int32Array(table.count);
+  const alone = new Set(applications);
+  let next = 0;
+  for (const child of documentChildren) {
+    const end = alone.has(child) ? child + 1 : table.ends[child]!;
+    for (let node = child; node < end; node++) positions[node] = next++;
+  }
+  return positions;
+}
+
+/**
+ * The elements of a group whose Name is `name`, found as far as they are asked for. A name whose text is not a
+ * string's (`true`, `12`) is no node's Name: attribute(node, null, 'Name') answers '' for such a text. Only '' is
+ * then looked up node by node.
+ */
+class NamedElements implements ElementList<number> {
+  private readonly found: number[] = [];
+  private scanned = 0;
+  private readonly possible: boolean;
+
+  constructor(
+    private readonly tree: MockFileTree,
+    private readonly group: readonly number[],
+    private readonly name: string,
+  ) {
+    this.possible = name === '' || parseValueText(name).type === 'String';
+  }
+
+  at(index: number): number | undefined {
+    const { found, group, tree, name } = this;
+    if (!this.possible) return undefined;
+    while (found.length <= index && this.scanned < group.length) {
+      const node = group[this.scanned++]!;
+      if (name === '' ? tree.name(node) === '' : tree.hasName(node, name)) found.push(node);
+    }
+    return found[index];
   }
 }
 
