@@ -309,13 +309,6 @@ export function tableValue(table: SnapshotTable, a: number): string {
   return start < 0 ? table.decoded[~start]! : table.text.slice(start, table.valueEnds[a]);
 }
 
-/** Whether the raw text of attribute `a` is `text` (without making a string of it). */
-export function tableValueIs(table: SnapshotTable, a: number, text: string): boolean {
-  const start = table.valueStarts[a]!;
-  if (start < 0) return table.decoded[~start] === text;
-  return table.valueEnds[a]! - start === text.length && table.text.startsWith(text, start);
-}
-
 /** The node's control attribute `name` (its index among the attributes), or -1. */
 export function tableControlAttribute(table: SnapshotTable, node: number, name: string): number {
   const id = table.nameIds.get(name);

@@ -8,10 +8,8 @@ import {
   tableChildren,
   tableControlText,
   tableNamespace,
-  tableControlAttribute,
   tableRole,
   tableValue,
-  tableValueIs,
   type SnapshotTable,
 } from '../../../shared/snapshot/table.js';
 import type { ElementList, XdmAttribute } from '../../../shared/xpath/tree.js';
@@ -40,6 +38,7 @@ interface NodeData {
 }
 
 const CHECK_EVERY = 1024;
+const CONTROL = NAMESPACES.indexOf('control');
 
 /**
  * A mock file as the XPath fast path sees it through the runtime (MockProvider, Runtime, RuntimeNode and the
@@ -86,7 +85,7 @@ export class MockFileTree implements FileTree {
     const applications = roots.filter((root) => tableNamespace(table, root) === 'app');
     const others = roots.filter((root) => tableNamespace(table, root) !== 'app');
     const windows = applications.flatMap((application) => tableChildren(table, application));
-    for (let i = first; i < count; i++) this.parents[i] = table.parents[i]!;
+    this.parents.set(table.parents.subarray(first), first);
     for (const root of roots) this.parents[root] = DOCUMENT;
     for (const window of windows) this.parents[window] = DOCUMENT;
     this.documentChildren = [...applications, ...windows, ...others];
@@ -287,13 +286,30 @@ export class MockFileTree implements FileTree {
     return found;
   }
 
-  /** Whether attribute(node, null, 'Name') is `name` (a name that is not a string's text: see NamedElements). */
-  hasName(node: number, name: string): boolean {
-    const known = this.names[node];
-    if (known !== undefined) return known === name;
+  /**
+   * The index in `group` of the first node from `from` on whose attribute(node, null, 'Name') is `name` (a text that
+   * parses as a string: see NamedElements), or group.length.
+   */
+  nextNamed(group: readonly number[], from: number, name: string): number {
     const table = this.mock.table;
-    const a = tableControlAttribute(table, node, AttributeNames.Name);
-    return a >= 0 && tableValueIs(table, a, name);
+    const id = table.nameIds.get(AttributeNames.Name);
+    if (id === undefined) return group.length;
+    const { attributeStarts, attributeNames, attributeNamespaces, valueStarts, valueEnds, text } = table;
+    const length = name.length;
+    const first = name.charCodeAt(0);
+    for (let i = from; i < group.length; i++) {
+      const node = group[i]!;
+      for (let a = attributeStarts[node]!, end = attributeStarts[node + 1]!; a < end; a++) {
+        if (attributeNames[a] !== id || attributeNamespaces[a] !== CONTROL) continue;
+        const start = valueStarts[a]!;
+        if (start >= 0) {
+          if (valueEnds[a]! - start === length && text.charCodeAt(start) === first && text.startsWith(name, start))
+            return i;
+        } else if (table.decoded[~start] === name) return i;
+        break;
+      }
+    }
+    return group.length;
   }
 
   checkCancelled(): void {
@@ -328,22 +344,26 @@ function documentOrder(table: SnapshotTable, documentChildren: readonly number[]
 class NamedElements implements ElementList<number> {
   private readonly found: number[] = [];
   private scanned = 0;
-  private readonly possible: boolean;
 
   constructor(
     private readonly tree: MockFileTree,
     private readonly group: readonly number[],
     private readonly name: string,
   ) {
-    this.possible = name === '' || parseValueText(name).type === 'String';
+    if (name !== '' && parseValueText(name).type !== 'String') this.scanned = group.length;
   }
 
   at(index: number): number | undefined {
     const { found, group, tree, name } = this;
-    if (!this.possible) return undefined;
     while (found.length <= index && this.scanned < group.length) {
-      const node = group[this.scanned++]!;
-      if (name === '' ? tree.name(node) === '' : tree.hasName(node, name)) found.push(node);
+      if (name === '') {
+        const node = group[this.scanned++]!;
+        if (tree.name(node) === '') found.push(node);
+        continue;
+      }
+      const next = tree.nextNamed(group, this.scanned, name);
+      if (next < group.length) found.push(group[next]!);
+      this.scanned = next + 1;
     }
     return found[index];
   }
