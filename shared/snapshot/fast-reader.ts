@@ -195,8 +195,10 @@ class SnapshotScanner {
   private skipSpace(): boolean {
     const xml = this.xml;
     const start = this.i;
-    while (isSpace(xml.charCodeAt(this.i))) this.i++;
-    return this.i > start;
+    let i = start;
+    while (isSpace(xml.charCodeAt(i))) i++;
+    this.i = i;
+    return i > start;
   }
 
   /** The id in the table of the local name of `name`. */

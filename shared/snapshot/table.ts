@@ -106,6 +106,19 @@ export class TableBuilder {
     });
   }
 
+  // The URI last looked up: a reader hands over the same string for the same scope, so one comparison of references
+  // mostly answers (a map lookup compares the characters of a URI sliced from the document).
+  private lastUri = '';
+  private lastNamespace: number | undefined;
+
+  private namespaceOf(uri: string): number | undefined {
+    if (uri !== this.lastUri) {
+      this.lastUri = uri;
+      this.lastNamespace = NAMESPACE_INDEX.get(uri);
+    }
+    return this.lastNamespace;
+  }
+
   /** The id of a role or attribute name in the table. */
   nameId(local: string): number {
     let index = this.nameIds.get(local);
@@ -135,7 +148,7 @@ export class TableBuilder {
       }
     }
     this.inWrapper = false;
-    const namespace = NAMESPACE_INDEX.get(uri);
+    const namespace = this.namespaceOf(uri);
     if (namespace === undefined) {
       this.fail(
         `element <${qname}> is in namespace "${uri || '(none)'}"; nodes must be in urn:platynui:control, item, app or native`,
@@ -181,7 +194,7 @@ export class TableBuilder {
     decoded: string | undefined,
   ): void {
     if (this.inWrapper || this.current < 0) return;
-    const ns = uri === '' ? CONTROL : NAMESPACE_INDEX.get(uri);
+    const ns = uri === '' ? CONTROL : this.namespaceOf(uri);
     if (ns === undefined) {
       this.fail(`attribute ${qname} on <${this.currentQName}> is in unknown namespace "${uri}"`, this.currentAt);
     }
