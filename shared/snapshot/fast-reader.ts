@@ -93,6 +93,9 @@ class SnapshotScanner {
   private ends = new Int32Array(16);
   private readonly decoded: (string | undefined)[] = [];
   private readonly uris: string[] = [];
+  /** Of the start tag read last: whether it ends in `/>`; whether an attribute declares a namespace or has a prefix. */
+  private selfClosing = false;
+  private prefixed = false;
 
   constructor(
     private readonly xml: string,
@@ -210,40 +213,75 @@ class SnapshotScanner {
   }
 
   private startTag(): boolean {
-    const xml = this.xml;
     const names = this.names;
     const at = this.i;
     this.i++;
     const element = this.name();
     if (element < 0) return false;
+    const count = this.attributes();
+    if (count < 0) return false;
+    // Namespace declarations or prefixed attributes: the general way. Else (most tags) every attribute is the
+    // control namespace's, and only the element's prefix needs resolving.
+    if (this.prefixed) return this.namespacedTag(element, count, at);
+    this.undo.push(undefined);
+    this.open.push(element);
+    const prefix = names.prefixes[element]!;
+    if (prefix === 'xml' || prefix === 'xmlns') return false;
+    const uri = this.scope.get(prefix) ?? (prefix === '' ? '' : undefined);
+    if (uri === undefined) return false;
+    const builder = this.builder;
+    builder.startElement(uri, this.localId(element), names.qnames[element]!, at);
+    for (let a = 0; a < count; a++) {
+      const id = this.ids[a]!;
+      builder.addAttribute('', this.localId(id), names.qnames[id]!, this.starts[a]!, this.ends[a]!, this.decoded[a]);
+    }
+    if (this.selfClosing) this.finishElement();
+    return true;
+  }
+
+  /**
+   * The attributes of a start tag, up to and with its `>` or `/>` (this.selfClosing says which): how many (in
+   * this.ids, this.starts, this.ends, this.decoded), or -1 outside the subset. this.prefixed: one of them is a
+   * namespace declaration or has a prefix.
+   */
+  private attributes(): number {
+    const xml = this.xml;
+    const names = this.names;
     let count = 0;
-    let selfClosing = false;
+    this.prefixed = false;
     for (;;) {
       const spaced = this.skipSpace();
       const c = xml.charCodeAt(this.i);
       if (c === GT) {
         this.i++;
-        break;
+        this.selfClosing = false;
+        return count;
       }
       if (c === SLASH) {
-        if (xml.charCodeAt(this.i + 1) !== GT) return false;
+        if (xml.charCodeAt(this.i + 1) !== GT) return -1;
         this.i += 2;
-        selfClosing = true;
-        break;
+        this.selfClosing = true;
+        return count;
       }
-      if (!spaced) return false;
+      if (!spaced) return -1;
       const attribute = this.name();
-      if (attribute < 0) return false;
+      if (attribute < 0) return -1;
       this.skipSpace();
-      if (xml.charCodeAt(this.i) !== EQUALS) return false;
+      if (xml.charCodeAt(this.i) !== EQUALS) return -1;
       this.i++;
       this.skipSpace();
       if (count === this.ids.length) this.growAttributes();
-      if (!this.attributeValue(count)) return false;
+      if (!this.attributeValue(count)) return -1;
       const ids = this.ids;
-      for (let b = 0; b < count; b++) if (ids[b] === attribute) return false;
+      for (let b = 0; b < count; b++) if (ids[b] === attribute) return -1;
       ids[count++] = attribute;
+      if (names.prefixes[attribute] !== '' || names.declares[attribute] !== undefined) this.prefixed = true;
     }
+  }
+
+  /** The rest of a start tag whose attributes declare namespaces or have prefixes. */
+  private namespacedTag(element: number, count: number, at: number): boolean {
+    const names = this.names;
     const ids = this.ids;
     // Namespace declarations first: they apply to the element's own name and attributes.
     let replaced: Array<[string, string | undefined]> | undefined;
@@ -264,7 +302,6 @@ class SnapshotScanner {
     if (elementUri === undefined) return false;
     // Resolve every attribute before the builder sees any: an unbound prefix is saxes' error to report.
     const uris = this.uris;
-    let namespaced = false;
     for (let a = 0; a < count; a++) {
       const id = ids[a]!;
       const prefix = names.prefixes[id]!;
@@ -275,16 +312,13 @@ class SnapshotScanner {
         const uri = this.scope.get(prefix);
         if (uri === undefined) return false;
         uris[a] = uri;
-        namespaced = true;
       }
     }
     // The same expanded name twice (two prefixes bound to one URI): saxes decides.
-    if (namespaced) {
-      for (let a = 0; a < count; a++) {
-        if (uris[a] === '' || uris[a] === XMLNS_URI) continue;
-        for (let b = a + 1; b < count; b++) {
-          if (uris[b] === uris[a] && names.locals[ids[b]!] === names.locals[ids[a]!]) return false;
-        }
+    for (let a = 0; a < count; a++) {
+      if (uris[a] === '' || uris[a] === XMLNS_URI) continue;
+      for (let b = a + 1; b < count; b++) {
+        if (uris[b] === uris[a] && names.locals[ids[b]!] === names.locals[ids[a]!]) return false;
       }
     }
     const builder = this.builder;
@@ -295,7 +329,7 @@ class SnapshotScanner {
       const id = ids[a]!;
       builder.addAttribute(uri, this.localId(id), names.qnames[id]!, this.starts[a]!, this.ends[a]!, this.decoded[a]);
     }
-    if (selfClosing) this.finishElement();
+    if (this.selfClosing) this.finishElement();
     return true;
   }
 
