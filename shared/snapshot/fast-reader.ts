@@ -223,11 +223,7 @@ class SnapshotScanner {
     // Namespace declarations or prefixed attributes: the general way. Else (most tags) every attribute is the
     // control namespace's, and only the element's prefix needs resolving.
     if (this.prefixed) return this.namespacedTag(element, count, at);
-    this.undo.push(undefined);
-    this.open.push(element);
-    const prefix = names.prefixes[element]!;
-    if (prefix === 'xml' || prefix === 'xmlns') return false;
-    const uri = this.scope.get(prefix) ?? (prefix === '' ? '' : undefined);
+    const uri = this.openElement(element, undefined);
     if (uri === undefined) return false;
     const builder = this.builder;
     builder.startElement(uri, this.localId(element), names.qnames[element]!, at);
@@ -279,6 +275,18 @@ class SnapshotScanner {
     }
   }
 
+  /**
+   * Opens an element (with the bindings its declarations replaced, restored at its end): its namespace URI, or
+   * undefined when its prefix is unbound or one an element may not have.
+   */
+  private openElement(element: number, replaced: Array<[string, string | undefined]> | undefined): string | undefined {
+    this.undo.push(replaced);
+    this.open.push(element);
+    const prefix = this.names.prefixes[element]!;
+    if (prefix === 'xml' || prefix === 'xmlns') return undefined;
+    return this.scope.get(prefix) ?? (prefix === '' ? '' : undefined);
+  }
+
   /** The rest of a start tag whose attributes declare namespaces or have prefixes. */
   private namespacedTag(element: number, count: number, at: number): boolean {
     const names = this.names;
@@ -294,11 +302,7 @@ class SnapshotScanner {
       (replaced ??= []).push([prefix, this.scope.get(prefix)]);
       this.scope.set(prefix, uri);
     }
-    this.undo.push(replaced);
-    this.open.push(element);
-    const elementPrefix = names.prefixes[element]!;
-    if (elementPrefix === 'xml' || elementPrefix === 'xmlns') return false;
-    const elementUri = this.scope.get(elementPrefix) ?? (elementPrefix === '' ? '' : undefined);
+    const elementUri = this.openElement(element, replaced);
     if (elementUri === undefined) return false;
     // Resolve every attribute before the builder sees any: an unbound prefix is saxes' error to report.
     const uris = this.uris;
