@@ -51,15 +51,15 @@ export class MockFileTree implements FileTree {
   readonly root = DOCUMENT;
   private ids: string[] | undefined;
   private readonly parents: Int32Array;
-  private readonly childLists: (number[] | undefined)[];
+  private readonly childLists: PerNode<number[]>;
   private readonly documentChildren: number[];
   /** Top-level applications and the other top-level nodes, as the desktop owns them (the snapshot's shape). */
   readonly structuralRoots: number[];
-  private readonly data: (NodeData | undefined)[];
+  private readonly data: PerNode<NodeData>;
   /** Every attribute of a node, once asked for (then answers by name come from it, as the runtime's do). */
-  private readonly full: (AttributeEntry[] | undefined)[];
-  private readonly fullXdm: (XdmAttribute[] | undefined)[];
-  private readonly names: (string | undefined)[];
+  private readonly full: PerNode<AttributeEntry[]>;
+  private readonly fullXdm: PerNode<XdmAttribute[]>;
+  private readonly names: PerNode<string>;
   /** Document order where it is not the table's (top-level applications come before their windows), else undefined. */
   private readonly positions: Int32Array | undefined;
   /** The elements of each expanded name in document order, by `{uri}local`, made on first use. */
@@ -76,11 +76,11 @@ export class MockFileTree implements FileTree {
     const { table, roots, desktop } = mock;
     const count = table.count;
     this.parents = new Int32Array(count);
-    this.childLists = new Array<number[] | undefined>(count);
-    this.data = new Array<NodeData | undefined>(count);
-    this.full = new Array<AttributeEntry[] | undefined>(count);
-    this.fullXdm = new Array<XdmAttribute[] | undefined>(count);
-    this.names = new Array<string | undefined>(count);
+    this.childLists = new PerNode(count);
+    this.data = new PerNode(count);
+    this.full = new PerNode(count);
+    this.fullXdm = new PerNode(count);
+    this.names = new PerNode(count);
     const first = desktop === undefined ? 0 : desktop + 1;
     const applications = roots.filter((root) => tableNamespace(table, root) === 'app');
     const others = roots.filter((root) => tableNamespace(table, root) !== 'app');
@@ -144,10 +144,10 @@ export class MockFileTree implements FileTree {
   }
   children(node: number): readonly number[] {
     if (node === DOCUMENT) return this.documentChildren;
-    let list = this.childLists[node];
+    let list = this.childLists.get(node);
     if (!list) {
       list = tableChildren(this.mock.table, node);
-      this.childLists[node] = list;
+      this.childLists.set(node, list);
     }
     return list;
   }
@@ -157,11 +157,11 @@ export class MockFileTree implements FileTree {
   }
 
   name(node: number): string {
-    let name = this.names[node];
+    let name = this.names.get(node);
     if (name === undefined) {
       const text = tableControlText(this.mock.table, node, AttributeNames.Name);
       name = text !== undefined && parseValueText(text).type === 'String' ? text : '';
-      this.names[node] = name;
+      this.names.set(node, name);
     }
     return name;
   }
@@ -172,7 +172,7 @@ export class MockFileTree implements FileTree {
   }
 
   private nodeData(node: number): NodeData {
-    let data = this.data[node];
+    let data = this.data.get(node);
     if (!data) {
       const read = readMockAttributes(tableAttributes(this.mock.table, node));
       data = {
@@ -186,25 +186,25 @@ export class MockFileTree implements FileTree {
         values: read.values,
         patterns: read.patterns,
       };
-      this.data[node] = data;
+      this.data.set(node, data);
     }
     return data;
   }
 
   /** Every attribute, as RuntimeNode.attributes() gives it. */
   entries(node: number): readonly AttributeEntry[] {
-    let entries = this.full[node];
+    let entries = this.full.get(node);
     if (!entries) {
       const { facts, values, patterns } = this.nodeData(node);
       entries = composeAttributes(values, facts, needsPatterns(values) ? patterns : []);
-      this.full[node] = entries;
+      this.full.set(node, entries);
     }
     return entries;
   }
 
   /** The attributes with this local name, as RuntimeNode.attributesNamed() gives them. */
   entriesNamed(node: number, localName: string): readonly AttributeEntry[] {
-    const full = this.full[node];
+    const full = this.full.get(node);
     if (full) return full.filter((entry) => entry.name === localName);
     if (!RUNTIME_NAMES.has(localName) && !ALIAS.test(localName)) {
       // The file's attributes of that name are the answer: nothing the runtime adds or hides has it.
@@ -228,10 +228,10 @@ export class MockFileTree implements FileTree {
 
   attributes(node: number): readonly XdmAttribute[] {
     if (node === DOCUMENT) return [];
-    let list = this.fullXdm[node];
+    let list = this.fullXdm.get(node);
     if (!list) {
       list = this.entries(node).map(toXdm);
-      this.fullXdm[node] = list;
+      this.fullXdm.set(node, list);
     }
     return list;
   }
@@ -244,7 +244,7 @@ export class MockFileTree implements FileTree {
       if (localName === AttributeNames.RuntimeId) return this.runtimeIds[node];
       if (localName === AttributeNames.Id) return this.id(node);
     }
-    const full = this.fullXdm[node];
+    const full = this.fullXdm.get(node);
     if (full) {
       for (const attribute of full)
         if (attribute.localName === localName && attribute.namespaceUri === namespaceUri) return attribute.value;
@@ -318,6 +318,18 @@ export class MockFileTree implements FileTree {
     if (performance.now() > this.deadline) {
       throw new InspectorError('timeout', `the evaluation did not finish within ${this.timeoutMs} ms`);
     }
+  }
+}
+
+/** A value per node, made on first use; the array for all nodes only once one is set. */
+class PerNode<T> {
+  private values: (T | undefined)[] | undefined;
+  constructor(private readonly count: number) {}
+  get(node: number): T | undefined {
+    return this.values?.[node];
+  }
+  set(node: number, value: T): void {
+    (this.values ??= new Array<T | undefined>(this.count))[node] = value;
   }
 }
 
