@@ -11,7 +11,6 @@ import type { RuntimeCliOptions } from './command-runtime.js';
 import { writeStats } from './options.js';
 import type { QueryOptions } from './commands/query.js';
 import type { SnapshotOptions } from './commands/snapshot.js';
-import { snapshotSelection, streamSnapshotOutput } from './snapshot-output.js';
 import type { SnapshotStreamWriter } from '../../shared/snapshot/xml-writer.js';
 import type { StreamPace } from '../services/snapshot-stream.js';
 import type { CollectedNode, NodeIdentity, OutputItem, SelectOptions, SnapshotEntry } from '../services/snapshot.js';
@@ -265,6 +264,7 @@ export async function snapshotMockFile(xpath: string, options: SnapshotOptions):
     throw new InspectorError('usage', `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`);
   }
   startDeadline(opened.tree, options.timeout);
+  const { snapshotSelection, streamSnapshotOutput } = await import('./snapshot-output.js');
   const select = { ...snapshotSelection(options), maxDepth: options.maxDepth };
   await streamSnapshotOutput(roots, options, (root, writer, pace) =>
     streamMockSubtree(opened, root.index, select, writer, pace),

@@ -1,3 +1,4 @@
+import { nextHash, QNames } from './qnames.js';
 import { TableBuilder, type SnapshotReadOptions, type SnapshotTable } from './table.js';
 
 /**
@@ -7,7 +8,8 @@ import { TableBuilder, type SnapshotReadOptions, type SnapshotTable } from './ta
  * (DOCTYPE, CDATA, processing instructions, text, names outside ASCII, characters XML forbids, anything malformed):
  * then saxes reads the document, so every document outside this subset gets exactly saxes' answer or error. Within
  * it, a differential test holds it to saxes' results. Namespace scopes are a map with an undo list per element, so
- * the time is linear in the size of the document however deep it nests.
+ * the time is linear in the size of the document however deep it nests. Names are found by their characters (QNames)
+ * and values kept as places in the text: a node makes no string of its own.
  */
 export function readSnapshotFast(
   xml: string,
@@ -67,7 +69,14 @@ function isXmlChar(code: number): boolean {
   );
 }
 
-const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** A map, not an object: `&constructor;` is no entity. */
+const PREDEFINED: ReadonlyMap<string, string> = new Map([
+  ['lt', '<'],
+  ['gt', '>'],
+  ['amp', '&'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 
 class SnapshotScanner {
   private i = 0;
@@ -75,13 +84,18 @@ class SnapshotScanner {
   private readonly scope = new Map<string, string>();
   /** Per open element: the bindings it replaced, to restore at its end tag. */
   private readonly undo: Array<Array<[string, string | undefined]> | undefined> = [];
-  /** Qualified names of the open elements. */
-  private readonly names: string[] = [];
-  // Attributes of the start tag being read.
-  private readonly qnames: string[] = [];
-  private readonly values: string[] = [];
+  /** Qualified names (ids in `names`) of the open elements. */
+  private readonly open: number[] = [];
+  private readonly names = new QNames();
+  // Attributes of the start tag being read: name ids, where their values lie, the values that needed decoding.
+  private ids = new Int32Array(16);
+  private starts = new Int32Array(16);
+  private ends = new Int32Array(16);
+  private readonly decoded: (string | undefined)[] = [];
   private readonly uris: string[] = [];
-  private readonly locals: string[] = [];
+  /** Of the start tag read last: whether it ends in `/>`; whether an attribute declares a namespace or has a prefix. */
+  private selfClosing = false;
+  private prefixed = false;
 
   constructor(
     private readonly xml: string,
@@ -111,12 +125,12 @@ class SnapshotScanner {
         return false;
       } else if (next === SLASH) {
         if (!this.endTag()) return false;
-        if (this.names.length === 0 && sawRoot) return this.epilog();
+        if (this.open.length === 0 && sawRoot) return this.epilog();
       } else {
-        if (sawRoot && this.names.length === 0) return false;
+        if (sawRoot && this.open.length === 0) return false;
         sawRoot = true;
         if (!this.startTag()) return false;
-        if (this.names.length === 0) return this.epilog();
+        if (this.open.length === 0) return this.epilog();
       }
     }
     return false; // no document element, or one left open: saxes says which
@@ -156,135 +170,188 @@ class SnapshotScanner {
     return true;
   }
 
-  /** An ASCII XML name with at most one colon (neither first nor last); undefined otherwise. */
-  private name(): string | undefined {
+  /**
+   * An ASCII XML name with at most one colon (neither first nor last), followed by whitespace, `>`, `/` or `=`: its
+   * id in `names`, or -1 otherwise.
+   */
+  private name(): number {
     const xml = this.xml;
     const start = this.i;
-    if (!isNameStart(xml.charCodeAt(start))) return undefined;
+    let c = xml.charCodeAt(start);
+    if (!isNameStart(c)) return -1;
+    let hash = c;
     let i = start + 1;
     let colon = -1;
     for (;;) {
-      const c = xml.charCodeAt(i);
-      if (isNameChar(c)) i++;
-      else if (c === COLON && colon < 0 && isNameStart(xml.charCodeAt(i + 1))) {
-        colon = i;
-        i += 2;
+      c = xml.charCodeAt(i);
+      if (isNameChar(c) || (c === COLON && colon < 0 && isNameStart(xml.charCodeAt(i + 1)))) {
+        if (c === COLON) colon = i;
+        hash = nextHash(hash, c);
+        i++;
       } else break;
     }
-    const after = xml.charCodeAt(i);
-    if (!(isSpace(after) || after === GT || after === SLASH || after === EQUALS)) return undefined;
+    if (!(isSpace(c) || c === GT || c === SLASH || c === EQUALS)) return -1;
     this.i = i;
-    return xml.slice(start, i);
+    return this.names.id(xml, start, i, colon, hash);
   }
 
   private skipSpace(): boolean {
     const xml = this.xml;
     const start = this.i;
-    while (isSpace(xml.charCodeAt(this.i))) this.i++;
-    return this.i > start;
+    let i = start;
+    while (isSpace(xml.charCodeAt(i))) i++;
+    this.i = i;
+    return i > start;
+  }
+
+  /** The id in the table of the local name of `name`. */
+  private localId(name: number): number {
+    const ids = this.names.localIds;
+    let id = ids[name]!;
+    if (id < 0) ids[name] = id = this.builder.nameId(this.names.locals[name]!);
+    return id;
   }
 
   private startTag(): boolean {
-    const xml = this.xml;
+    const names = this.names;
     const at = this.i;
     this.i++;
-    const qname = this.name();
-    if (qname === undefined) return false;
-    const qnames = this.qnames;
-    const values = this.values;
-    qnames.length = 0;
-    values.length = 0;
-    let selfClosing = false;
+    const element = this.name();
+    if (element < 0) return false;
+    const count = this.attributes();
+    if (count < 0) return false;
+    // Namespace declarations or prefixed attributes: the general way. Else (most tags) every attribute is the
+    // control namespace's, and only the element's prefix needs resolving.
+    if (this.prefixed) return this.namespacedTag(element, count, at);
+    const uri = this.openElement(element, undefined);
+    if (uri === undefined) return false;
+    const builder = this.builder;
+    builder.startElement(uri, this.localId(element), names.qnames[element]!, at);
+    for (let a = 0; a < count; a++) {
+      const id = this.ids[a]!;
+      builder.addAttribute('', this.localId(id), names.qnames[id]!, this.starts[a]!, this.ends[a]!, this.decoded[a]);
+    }
+    if (this.selfClosing) this.finishElement();
+    return true;
+  }
+
+  /**
+   * The attributes of a start tag, up to and with its `>` or `/>` (this.selfClosing says which): how many (in
+   * this.ids, this.starts, this.ends, this.decoded), or -1 outside the subset. this.prefixed: one of them is a
+   * namespace declaration or has a prefix.
+   */
+  private attributes(): number {
+    const xml = this.xml;
+    const names = this.names;
+    let count = 0;
+    this.prefixed = false;
     for (;;) {
       const spaced = this.skipSpace();
       const c = xml.charCodeAt(this.i);
       if (c === GT) {
         this.i++;
-        break;
+        this.selfClosing = false;
+        return count;
       }
       if (c === SLASH) {
-        if (xml.charCodeAt(this.i + 1) !== GT) return false;
+        if (xml.charCodeAt(this.i + 1) !== GT) return -1;
         this.i += 2;
-        selfClosing = true;
-        break;
+        this.selfClosing = true;
+        return count;
       }
-      if (!spaced) return false;
+      if (!spaced) return -1;
       const attribute = this.name();
-      if (attribute === undefined) return false;
+      if (attribute < 0) return -1;
       this.skipSpace();
-      if (xml.charCodeAt(this.i) !== EQUALS) return false;
+      if (xml.charCodeAt(this.i) !== EQUALS) return -1;
       this.i++;
       this.skipSpace();
-      const value = this.attributeValue();
-      if (value === undefined) return false;
-      for (const seen of qnames) if (seen === attribute) return false;
-      qnames.push(attribute);
-      values.push(value);
+      if (count === this.ids.length) this.growAttributes();
+      if (!this.attributeValue(count)) return -1;
+      const ids = this.ids;
+      for (let b = 0; b < count; b++) if (ids[b] === attribute) return -1;
+      ids[count++] = attribute;
+      if (names.prefixes[attribute] !== '' || names.declares[attribute] !== undefined) this.prefixed = true;
     }
+  }
+
+  /**
+   * Opens an element (with the bindings its declarations replaced, restored at its end): its namespace URI, or
+   * undefined when its prefix is unbound or one an element may not have.
+   */
+  private openElement(element: number, replaced: Array<[string, string | undefined]> | undefined): string | undefined {
+    this.undo.push(replaced);
+    this.open.push(element);
+    const prefix = this.names.prefixes[element]!;
+    if (prefix === 'xml' || prefix === 'xmlns') return undefined;
+    return this.scope.get(prefix) ?? (prefix === '' ? '' : undefined);
+  }
+
+  /** The rest of a start tag whose attributes declare namespaces or have prefixes. */
+  private namespacedTag(element: number, count: number, at: number): boolean {
+    const names = this.names;
+    const ids = this.ids;
     // Namespace declarations first: they apply to the element's own name and attributes.
     let replaced: Array<[string, string | undefined]> | undefined;
-    for (let a = 0; a < qnames.length; a++) {
-      const q = qnames[a]!;
-      if (q.charCodeAt(0) !== 120 /* x */ || !q.startsWith('xmlns')) continue;
-      let prefix: string;
-      if (q.length === 5) prefix = '';
-      else if (q.charCodeAt(5) === COLON) {
-        prefix = q.slice(6);
-        if (prefix === 'xml' || prefix === 'xmlns' || values[a] === '') return false;
-      } else continue;
-      const uri = values[a]!;
+    for (let a = 0; a < count; a++) {
+      const prefix = names.declares[ids[a]!];
+      if (prefix === undefined) continue;
+      const uri = this.value(a);
+      if (prefix !== '' && (prefix === 'xml' || prefix === 'xmlns' || uri === '')) return false;
       if (uri === XML_URI || uri === XMLNS_URI) return false;
       (replaced ??= []).push([prefix, this.scope.get(prefix)]);
       this.scope.set(prefix, uri);
     }
-    this.undo.push(replaced);
-    this.names.push(qname);
-    const colon = qname.indexOf(':');
-    const elementPrefix = colon < 0 ? '' : qname.slice(0, colon);
-    if (elementPrefix === 'xml' || elementPrefix === 'xmlns') return false;
-    const elementUri = this.scope.get(elementPrefix) ?? (colon < 0 ? '' : undefined);
+    const elementUri = this.openElement(element, replaced);
     if (elementUri === undefined) return false;
-    const builder = this.builder;
-    const local = colon < 0 ? qname : qname.slice(colon + 1);
     // Resolve every attribute before the builder sees any: an unbound prefix is saxes' error to report.
     const uris = this.uris;
-    const locals = this.locals;
-    uris.length = 0;
-    locals.length = 0;
-    for (let a = 0; a < qnames.length; a++) {
-      const q = qnames[a]!;
-      const p = q.indexOf(':');
-      if (p < 0) {
-        uris.push(q === 'xmlns' ? XMLNS_URI : '');
-        locals.push(q);
-        continue;
-      }
-      const prefix = q.slice(0, p);
-      locals.push(q.slice(p + 1));
-      if (prefix === 'xmlns') uris.push(XMLNS_URI);
+    for (let a = 0; a < count; a++) {
+      const id = ids[a]!;
+      const prefix = names.prefixes[id]!;
+      if (names.declares[id] !== undefined) uris[a] = XMLNS_URI;
+      else if (prefix === '') uris[a] = '';
       else if (prefix === 'xml') return false;
       else {
         const uri = this.scope.get(prefix);
         if (uri === undefined) return false;
-        uris.push(uri);
+        uris[a] = uri;
       }
     }
     // The same expanded name twice (two prefixes bound to one URI): saxes decides.
-    for (let a = 0; a < qnames.length; a++) {
+    for (let a = 0; a < count; a++) {
       if (uris[a] === '' || uris[a] === XMLNS_URI) continue;
-      for (let b = a + 1; b < qnames.length; b++) {
-        if (uris[b] === uris[a] && locals[b] === locals[a]) return false;
+      for (let b = a + 1; b < count; b++) {
+        if (uris[b] === uris[a] && names.locals[ids[b]!] === names.locals[ids[a]!]) return false;
       }
     }
-    builder.element(elementUri, local, qname, at);
-    for (let a = 0; a < qnames.length; a++) builder.attribute(uris[a]!, locals[a]!, qnames[a]!, values[a]!);
-    if (selfClosing) this.finishElement();
+    const builder = this.builder;
+    builder.startElement(elementUri, this.localId(element), names.qnames[element]!, at);
+    for (let a = 0; a < count; a++) {
+      const uri = uris[a]!;
+      if (uri === XMLNS_URI) continue; // a namespace declaration, not an attribute of the node
+      const id = ids[a]!;
+      builder.addAttribute(uri, this.localId(id), names.qnames[id]!, this.starts[a]!, this.ends[a]!, this.decoded[a]);
+    }
+    if (this.selfClosing) this.finishElement();
     return true;
+  }
+
+  private growAttributes(): void {
+    const size = this.ids.length * 2;
+    const grow = (from: Int32Array) => {
+      const to = new Int32Array(size);
+      to.set(from);
+      return to;
+    };
+    this.ids = grow(this.ids);
+    this.starts = grow(this.starts);
+    this.ends = grow(this.ends);
   }
 
   private finishElement(): void {
     this.builder.close();
-    this.names.pop();
+    this.open.pop();
     const replaced = this.undo.pop();
     if (replaced) {
       for (let r = replaced.length - 1; r >= 0; r--) {
@@ -298,8 +365,8 @@ class SnapshotScanner {
   private endTag(): boolean {
     const xml = this.xml;
     this.i += 2;
-    const qname = this.name();
-    if (qname === undefined || qname !== this.names[this.names.length - 1]) return false;
+    const name = this.name();
+    if (name < 0 || name !== this.open[this.open.length - 1]) return false;
     this.skipSpace();
     if (xml.charCodeAt(this.i) !== GT) return false;
     this.i++;
@@ -307,30 +374,48 @@ class SnapshotScanner {
     return true;
   }
 
+  /** The value of the start tag's attribute `a`. */
+  private value(a: number): string {
+    return this.decoded[a] ?? this.xml.slice(this.starts[a], this.ends[a]);
+  }
+
   /**
-   * A quoted attribute value, normalized as XML does for attributes without a DTD: entities and character
-   * references replaced, each literal tab, newline and carriage return (a CR LF pair counting once) a space.
+   * The start tag's attribute `a`: a quoted value, normalized as XML does for attributes without a DTD (entities and
+   * character references replaced, each literal tab, newline and carriage return, a CR LF pair counting once, a
+   * space). Where it lies in the text, and the value itself only when it differs from that text. False when the
+   * value is outside the subset.
    */
-  private attributeValue(): string | undefined {
+  private attributeValue(a: number): boolean {
     const xml = this.xml;
     const quote = xml.charCodeAt(this.i);
-    if (quote !== QUOT && quote !== APOS) return undefined;
+    if (quote !== QUOT && quote !== APOS) return false;
     const start = this.i + 1;
     let i = start;
     let plain = true;
     for (;;) {
-      if (i >= xml.length) return undefined;
       const c = xml.charCodeAt(i);
       if (c === quote) break;
-      if (c === LT) return undefined;
+      if (c === LT || c !== c /* NaN: the end of the text */) return false;
       if (c === AMP || c === TAB || c === LF || c === CR) plain = false;
       i++;
     }
     this.i = i + 1;
-    if (plain) return xml.slice(start, i);
+    this.starts[a] = start;
+    this.ends[a] = i;
+    if (plain) {
+      this.decoded[a] = undefined;
+      return true;
+    }
+    const value = this.normalized(start, i);
+    this.decoded[a] = value;
+    return value !== undefined;
+  }
+
+  private normalized(start: number, end: number): string | undefined {
+    const xml = this.xml;
     let out = '';
     let from = start;
-    for (let k = start; k < i; k++) {
+    for (let k = start; k < end; k++) {
       const c = xml.charCodeAt(k);
       if (c === TAB || c === LF || c === CR) {
         out += `${xml.slice(from, k)} `;
@@ -338,7 +423,7 @@ class SnapshotScanner {
         from = k + 1;
       } else if (c === AMP) {
         const semicolon = xml.indexOf(';', k);
-        if (semicolon < 0 || semicolon > i) return undefined;
+        if (semicolon < 0 || semicolon > end) return undefined;
         const replacement = this.reference(xml.slice(k + 1, semicolon));
         if (replacement === undefined) return undefined;
         out += xml.slice(from, k) + replacement;
@@ -346,11 +431,11 @@ class SnapshotScanner {
         from = k + 1;
       }
     }
-    return out + xml.slice(from, i);
+    return out + xml.slice(from, end);
   }
 
   private reference(body: string): string | undefined {
-    if (body.charCodeAt(0) !== 35 /* # */) return PREDEFINED[body];
+    if (body.charCodeAt(0) !== 35 /* # */) return PREDEFINED.get(body);
     const hex = body.charCodeAt(1) === 120; /* x */
     const digits = body.slice(hex ? 2 : 1);
     if (!(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return undefined;

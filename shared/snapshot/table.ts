@@ -1,14 +1,17 @@
 import type { AttributeEntry } from '../model/attributes.js';
 import { InspectorError, type SourcePosition } from '../model/errors.js';
-import { NAMESPACES, NAMESPACE_URIS, namespaceFromUri, type Namespace } from '../model/namespaces.js';
+import { NAMESPACES, NAMESPACE_URIS, type Namespace } from '../model/namespaces.js';
 import { parseValueText } from '../model/values.js';
 import type { SnapshotNode } from './model.js';
 
 /**
- * A snapshot read into parallel arrays and one string table: node i (document order) has the namespace
- * NAMESPACES[namespaces[i]], the role strings[roles[i]], its parent (-1 at the top) and the end of its subtree
- * (nodes i+1 .. ends[i]-1 lie below it); its attributes are attributeStarts[i] .. attributeStarts[i+1]-1, each with
- * a namespace index, a name and the raw value text (typed by parseValueText when used). No object per node.
+ * A snapshot read into parallel arrays: node i (document order) has the namespace NAMESPACES[namespaces[i]], the
+ * role names[roles[i]], its parent (-1 at the top) and the end of its subtree (nodes i+1 .. ends[i]-1 lie below it);
+ * its attributes are attributeStarts[i] .. attributeStarts[i+1]-1, each with a namespace index, a name (in `names`)
+ * and its raw value text (typed by parseValueText when used), which tableValue() reads: a value the document spells
+ * as it is stays where it is in `text` (valueStarts[a] .. valueEnds[a]), and only one spelled with references or
+ * raw whitespace (or read by saxes) is a string of its own, decoded[~valueStarts[a]]. No object per node, no string
+ * per value until one is asked for.
  */
 export interface SnapshotTable {
   readonly count: number;
@@ -19,8 +22,14 @@ export interface SnapshotTable {
   readonly attributeStarts: Int32Array;
   readonly attributeNamespaces: Uint8Array;
   readonly attributeNames: Int32Array;
-  readonly attributeValues: Int32Array;
-  readonly strings: readonly string[];
+  readonly valueStarts: Int32Array;
+  readonly valueEnds: Int32Array;
+  /** The document the values lie in. */
+  readonly text: string;
+  readonly decoded: readonly string[];
+  /** Role and attribute names, each once; `nameIds` finds one. */
+  readonly names: readonly string[];
+  readonly nameIds: ReadonlyMap<string, number>;
 }
 
 /** The deepest nesting of nodes a snapshot may have unless told otherwise. */
@@ -34,14 +43,15 @@ export interface SnapshotReadOptions {
 }
 
 const XMLNS_URI = 'http://www.w3.org/2000/xmlns/';
-const NAMESPACE_INDEX = new Map<Namespace, number>(NAMESPACES.map((ns, index) => [ns, index]));
-const CONTROL = NAMESPACE_INDEX.get('control')!;
+const NAMESPACE_INDEX = new Map<string, number>(NAMESPACES.map((ns, index) => [NAMESPACE_URIS[ns], index]));
+const CONTROL = NAMESPACES.indexOf('control');
 
 /**
  * Builds a SnapshotTable from the events of an XML reader (the snapshot reader and saxes feed the same builder, so
  * both give the same table) and holds the format's rules: node elements and attributes in the PlatynUI namespaces,
  * no text, at most maxDepth levels, every RuntimeId once. Positions are source offsets (`at`), turned into line and
- * column only for an error.
+ * column only for an error. saxes calls element() and attribute() with names and values; the snapshot reader calls
+ * startElement() and addAttribute() with ids from nameId() and values as places in the document.
  */
 export class TableBuilder {
   private namespaces = new Uint8Array(256);
@@ -51,13 +61,18 @@ export class TableBuilder {
   private attributeStarts = new Int32Array(257);
   private attributeNamespaces = new Uint8Array(1024);
   private attributeNames = new Int32Array(1024);
-  private attributeValues = new Int32Array(1024);
+  private valueStarts = new Int32Array(1024);
+  private valueEnds = new Int32Array(1024);
   private nodes = 0;
   private attributes = 0;
-  private readonly strings: string[] = [];
-  private readonly stringIndex = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly decoded: string[] = [];
+  /** The id of `RuntimeId` among the names (-1 until it is one). */
+  private runtimeIdName = -1;
   /** Open node elements (their indices); the `<snapshot>` wrapper is not among them. */
   private readonly open: number[] = [];
+  private depth = 0;
   private readonly runtimeIds = new Map<string, number>();
   private sawDocumentElement = false;
   private wrapped = false;
@@ -65,6 +80,7 @@ export class TableBuilder {
   private inWrapper = false;
   private current = -1;
   private currentQName = '';
+  private currentAt = 0;
   private readonly maxDepth: number;
 
   constructor(
@@ -90,21 +106,41 @@ export class TableBuilder {
     });
   }
 
-  private intern(value: string): number {
-    let index = this.stringIndex.get(value);
+  // The URI last looked up: a reader hands over the same string for the same scope, so one comparison of references
+  // mostly answers (a map lookup compares the characters of a URI sliced from the document).
+  private lastUri = '';
+  private lastNamespace: number | undefined;
+
+  private namespaceOf(uri: string): number | undefined {
+    if (uri !== this.lastUri) {
+      this.lastUri = uri;
+      this.lastNamespace = NAMESPACE_INDEX.get(uri);
+    }
+    return this.lastNamespace;
+  }
+
+  /** The id of a role or attribute name in the table. */
+  nameId(local: string): number {
+    let index = this.nameIds.get(local);
     if (index === undefined) {
-      index = this.strings.length;
-      this.strings.push(value);
-      this.stringIndex.set(value, index);
+      index = this.names.length;
+      this.names.push(local);
+      this.nameIds.set(local, index);
+      if (local === 'RuntimeId') this.runtimeIdName = index;
     }
     return index;
   }
 
   /** A start tag at source offset `at` (its `<`); its attributes follow through attribute(). */
   element(uri: string, local: string, qname: string, at: number): void {
+    this.startElement(uri, this.nameId(local), qname, at);
+  }
+
+  /** element() with the local name's id. */
+  startElement(uri: string, role: number, qname: string, at: number): void {
     if (!this.sawDocumentElement) {
       this.sawDocumentElement = true;
-      if (local === 'snapshot' && (uri === '' || namespaceFromUri(uri) === 'control')) {
+      if (this.names[role] === 'snapshot' && (uri === '' || NAMESPACE_INDEX.get(uri) === CONTROL)) {
         this.wrapped = true;
         this.inWrapper = true;
         this.current = -1;
@@ -112,67 +148,92 @@ export class TableBuilder {
       }
     }
     this.inWrapper = false;
-    const namespace = namespaceFromUri(uri);
-    if (!namespace) {
+    const namespace = this.namespaceOf(uri);
+    if (namespace === undefined) {
       this.fail(
         `element <${qname}> is in namespace "${uri || '(none)'}"; nodes must be in urn:platynui:control, item, app or native`,
         at,
       );
     }
-    if (this.open.length >= this.maxDepth) {
+    const depth = this.depth;
+    if (depth >= this.maxDepth) {
       const hint = this.options.maxDepthHint ? ` (${this.options.maxDepthHint} raises the limit)` : '';
       this.fail(`nodes are nested deeper than ${this.maxDepth} levels${hint}`, at);
     }
     const index = this.nodes++;
     if (index + 1 >= this.roles.length) this.growNodes();
-    this.namespaces[index] = NAMESPACE_INDEX.get(namespace)!;
-    this.roles[index] = this.intern(local);
-    this.parents[index] = this.open.length ? this.open[this.open.length - 1]! : -1;
+    this.namespaces[index] = namespace;
+    this.roles[index] = role;
+    this.parents[index] = depth ? this.open[depth - 1]! : -1;
     this.ends[index] = index + 1;
     this.attributeStarts[index] = this.attributes;
-    this.open.push(index);
+    this.open[depth] = index;
+    this.depth = depth + 1;
     this.current = index;
     this.currentQName = qname;
     this.currentAt = at;
   }
 
-  private currentAt = 0;
-
   /** An attribute of the element just started (namespace declarations included: they are skipped here). */
   attribute(uri: string, local: string, qname: string, value: string): void {
     if (this.inWrapper || this.current < 0) return;
     if (uri === XMLNS_URI || qname === 'xmlns') return;
-    const namespace = uri === '' ? 'control' : namespaceFromUri(uri);
-    if (!namespace) {
+    this.addAttribute(uri, this.nameId(local), qname, -1, -1, value);
+  }
+
+  /**
+   * attribute() with the local name's id (no namespace declaration) and the value either as `decoded` or, when that
+   * is undefined, as the document's text from `start` to `end`.
+   */
+  addAttribute(
+    uri: string,
+    name: number,
+    qname: string,
+    start: number,
+    end: number,
+    decoded: string | undefined,
+  ): void {
+    if (this.inWrapper || this.current < 0) return;
+    const ns = uri === '' ? CONTROL : this.namespaceOf(uri);
+    if (ns === undefined) {
       this.fail(`attribute ${qname} on <${this.currentQName}> is in unknown namespace "${uri}"`, this.currentAt);
     }
-    const ns = NAMESPACE_INDEX.get(namespace)!;
-    if (ns === CONTROL && local === 'RuntimeId' && parseValueText(value).type === 'String') {
-      const first = this.runtimeIds.get(value);
-      if (first !== undefined) {
-        const there = this.position(first);
-        this.fail(
-          `RuntimeId "${value}" is given twice: first at line ${there.line}, column ${there.column}, again here`,
-          this.currentAt,
-        );
-      }
-      this.runtimeIds.set(value, this.currentAt);
+    if (name === this.runtimeIdName && ns === CONTROL) {
+      const value = decoded ?? this.document.slice(start, end);
+      if (parseValueText(value).type === 'String') this.runtimeId(value);
     }
     const a = this.attributes++;
     if (a >= this.attributeNames.length) this.growAttributes();
     this.attributeNamespaces[a] = ns;
-    this.attributeNames[a] = this.intern(local);
-    // Values are mostly distinct (names, bounds): stored as they come, not looked up.
-    this.attributeValues[a] = this.strings.length;
-    this.strings.push(value);
+    this.attributeNames[a] = name;
+    if (decoded === undefined) {
+      this.valueStarts[a] = start;
+      this.valueEnds[a] = end;
+    } else {
+      this.valueStarts[a] = ~this.decoded.length;
+      this.valueEnds[a] = 0;
+      this.decoded.push(decoded);
+    }
+  }
+
+  private runtimeId(value: string): void {
+    const first = this.runtimeIds.get(value);
+    if (first !== undefined) {
+      const there = this.position(first);
+      this.fail(
+        `RuntimeId "${value}" is given twice: first at line ${there.line}, column ${there.column}, again here`,
+        this.currentAt,
+      );
+    }
+    this.runtimeIds.set(value, this.currentAt);
   }
 
   /** An end tag (or the end of an empty element). */
   close(): void {
     this.current = -1;
-    if (this.wrapped && this.open.length === 0) return;
-    const index = this.open.pop();
-    if (index !== undefined) this.ends[index] = this.nodes;
+    if (this.depth === 0) return; // the wrapper's end
+    const index = this.open[--this.depth]!;
+    this.ends[index] = this.nodes;
   }
 
   private growNodes(): void {
@@ -188,7 +249,8 @@ export class TableBuilder {
     const size = this.attributeNames.length * 2;
     this.attributeNamespaces = grown(this.attributeNamespaces, new Uint8Array(size));
     this.attributeNames = grown(this.attributeNames, new Int32Array(size));
-    this.attributeValues = grown(this.attributeValues, new Int32Array(size));
+    this.valueStarts = grown(this.valueStarts, new Int32Array(size));
+    this.valueEnds = grown(this.valueEnds, new Int32Array(size));
   }
 
   /** Character data between elements: only whitespace belongs to the format. */
@@ -212,8 +274,12 @@ export class TableBuilder {
       attributeStarts: this.attributeStarts.subarray(0, count + 1),
       attributeNamespaces: this.attributeNamespaces.subarray(0, attributes),
       attributeNames: this.attributeNames.subarray(0, attributes),
-      attributeValues: this.attributeValues.subarray(0, attributes),
-      strings: this.strings,
+      valueStarts: this.valueStarts.subarray(0, attributes),
+      valueEnds: this.valueEnds.subarray(0, attributes),
+      text: this.document,
+      decoded: this.decoded,
+      names: this.names,
+      nameIds: this.nameIds,
     };
   }
 }
@@ -247,7 +313,25 @@ export function tableNamespaceUri(table: SnapshotTable, node: number): string {
 }
 
 export function tableRole(table: SnapshotTable, node: number): string {
-  return table.strings[table.roles[node]!]!;
+  return table.names[table.roles[node]!]!;
+}
+
+/** The raw text of attribute `a`. */
+export function tableValue(table: SnapshotTable, a: number): string {
+  const start = table.valueStarts[a]!;
+  return start < 0 ? table.decoded[~start]! : table.text.slice(start, table.valueEnds[a]);
+}
+
+/** The node's control attribute `name` (its index among the attributes), or -1. */
+export function tableControlAttribute(table: SnapshotTable, node: number, name: string): number {
+  const id = table.nameIds.get(name);
+  if (id === undefined) return -1;
+  const names = table.attributeNames;
+  const namespaces = table.attributeNamespaces;
+  for (let a = table.attributeStarts[node]!, end = table.attributeStarts[node + 1]!; a < end; a++) {
+    if (names[a] === id && namespaces[a] === CONTROL) return a;
+  }
+  return -1;
 }
 
 /** The node's attributes with typed values, in document order. */
@@ -256,8 +340,8 @@ export function tableAttributes(table: SnapshotTable, node: number): AttributeEn
   for (let a = table.attributeStarts[node]!; a < table.attributeStarts[node + 1]!; a++) {
     out.push({
       namespace: NAMESPACES[table.attributeNamespaces[a]!]!,
-      name: table.strings[table.attributeNames[a]!]!,
-      value: parseValueText(table.strings[table.attributeValues[a]!]!),
+      name: table.names[table.attributeNames[a]!]!,
+      value: parseValueText(tableValue(table, a)),
     });
   }
   return out;
@@ -265,12 +349,8 @@ export function tableAttributes(table: SnapshotTable, node: number): AttributeEn
 
 /** The raw text of the node's control attribute `name`, or undefined. */
 export function tableControlText(table: SnapshotTable, node: number, name: string): string | undefined {
-  const strings = table.strings;
-  for (let a = table.attributeStarts[node]!; a < table.attributeStarts[node + 1]!; a++) {
-    if (table.attributeNamespaces[a] === CONTROL && strings[table.attributeNames[a]!] === name)
-      return strings[table.attributeValues[a]!];
-  }
-  return undefined;
+  const a = tableControlAttribute(table, node, name);
+  return a < 0 ? undefined : tableValue(table, a);
 }
 
 /** The children of a node, in document order (-1: the top-level nodes). */

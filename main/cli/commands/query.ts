@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
 import { applicationsReached } from '../../../shared/xpath/fast/reach.js';
 import { itemJson, itemText, type AttributeSelection } from '../../services/snapshot.js';
-import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
+import type { RuntimeCliOptions } from '../command-runtime.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats } from '../options.js';
 
 export interface QueryOptions extends RuntimeCliOptions {
@@ -27,6 +27,8 @@ export function registerQuery(program: Command): void {
       const { queryMockFile } = await import('../mock-file.js');
       if (await queryMockFile(xpath, options)) return;
     }
+    // The runtime and the XPath worker are loaded only when the mock file's path declines.
+    const { openCommandRuntime } = await import('../command-runtime.js');
     const opened = await openCommandRuntime(options, { prefetch: applicationsReached(xpath) });
     try {
       const stats = measureStats(opened.runtime);

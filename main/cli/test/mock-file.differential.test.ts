@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { seededRandom } from '../../../shared/random.js';
-import { randomQuery } from '../../../shared/xpath/test/generate.js';
+import { indexQuery, randomQuery } from '../../../shared/xpath/test/generate.js';
 import { randomSnapshotTree, snapshotXml } from '../../../shared/snapshot/test/generate-snapshot.js';
 import '../../backends/mock.js';
 import { runtimeOptionsFrom } from '../../backends/flags.js';
@@ -56,6 +56,14 @@ const FIXED = [
   '(//Button)[1]/..',
   '//Button[@IsEnabled = true()]',
   '//*[@Name]/@*',
+  // The file's index by name (and Names whose text is no string's: `true`, `1`).
+  "//Button[@Name='OK']",
+  "//Button[@Name='']",
+  "//Button[@Name='true']",
+  "count(//Button[@Name='1'])",
+  "//Window[@Name='OK']/Button[1]",
+  '//Window/Button[2]',
+  "(//Window[@Name='OK'])[last()]",
 ];
 
 const SELECTIONS: AttributeSelection[] = ['all', 'default', 'none'];
@@ -78,7 +86,11 @@ test('query and snapshot over a mock file give the general path’s answers, in 
     const opened = (await openMockFile({ mockFile: file }))!;
     try {
       const r = seededRandom(seed * 7919);
-      const queries = [...FIXED, ...Array.from({ length: 40 }, () => randomQuery(r))];
+      const queries = [
+        ...FIXED,
+        ...Array.from({ length: 40 }, () => randomQuery(r)),
+        ...Array.from({ length: 15 }, () => indexQuery(r)),
+      ];
       for (const query of queries) {
         const fast = evaluateMockFile(opened, query, undefined);
         if (!fast) {

@@ -14,6 +14,11 @@ const cliModule = path.join(root, 'dist/main/cli/index.js');
  * each command should load only what it needs.
  */
 function packagesLoadedBy(args: readonly string[]): Set<string> {
+  return runProbe(args).packages;
+}
+
+/** Runs the CLI as packagesLoadedBy does: the packages it loaded and what it printed. */
+function runProbe(args: readonly string[]): { packages: Set<string>; stdout: string } {
   const probe = `
     import { createRequire } from 'node:module';
     const { runCli } = await import(${JSON.stringify(cliModule)});
@@ -31,7 +36,7 @@ function packagesLoadedBy(args: readonly string[]): Set<string> {
   const packages = report.loaded
     .filter((file) => file.includes(`${path.sep}node_modules${path.sep}`))
     .map((file) => file.split(`${path.sep}node_modules${path.sep}`).pop()!.split(path.sep)[0]!);
-  return new Set(packages);
+  return { packages: new Set(packages), stdout: result.stdout };
 }
 
 test('list-providers and a mock query load neither the other commands, the XPath engine nor D-Bus or X11 on the CLI thread', () => {
@@ -95,6 +100,27 @@ test('check loads the config parser (zod) only for a run with --config', () => {
     const config = path.join(dir, 'a11y.json');
     writeFileSync(config, '{"rules": {"poor-name": "off"}}');
     assert.notDeepEqual(zod(modulesLoadedBy([...run, '--config', config])), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a query over a mock file in the snapshot format does not load saxes; one outside that format does, same answer', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-startup-'));
+  try {
+    const body = '<snapshot xmlns="urn:platynui:control"><Window Name="W"><Button Name="OK"/></Window></snapshot>';
+    const plain = path.join(dir, 'plain.xml');
+    const doctype = path.join(dir, 'doctype.xml');
+    writeFileSync(plain, `<?xml version="1.0" encoding="UTF-8"?>\n${body}\n`);
+    // A DOCTYPE is outside what the snapshot reader reads: saxes reads the file.
+    writeFileSync(doctype, `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE snapshot>\n${body}\n`);
+    const query = (file: string) => runProbe(['query', '//Button/@Name', '--provider', 'mock', '--mock-file', file]);
+    const fast = query(plain);
+    const general = query(doctype);
+    assert.equal(fast.stdout, 'Button "OK" @Name=OK\n');
+    assert.equal(general.stdout, fast.stdout);
+    assert.ok(!fast.packages.has('saxes'), [...fast.packages].join(', '));
+    assert.ok(general.packages.has('saxes'), [...general.packages].join(', '));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

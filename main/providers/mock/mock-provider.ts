@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AttributeEntry } from '../../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, isAliasName } from '../../../shared/model/attributes.js';
 import { InspectorError } from '../../../shared/model/errors.js';
@@ -11,10 +12,11 @@ import {
   tableNamespace,
   tableRole,
   tableToNodes,
+  type SnapshotReadOptions,
   type SnapshotTable,
 } from '../../../shared/snapshot/table.js';
 import { decodeSnapshotBytes } from '../../../shared/snapshot/utf8.js';
-import { readSnapshotTable } from '../../../shared/snapshot/xml-reader.js';
+import { readSnapshotTableWith, type SaxesParserClass } from '../../../shared/snapshot/read-table.js';
 import type {
   ActionRequest,
   NodeDescription,
@@ -60,6 +62,15 @@ const MAX_DEPTH_HINT = '--mock-max-depth';
 
 /** Tables read in this process, by file, size and modification time: the platform and the provider share one. */
 const readTables = new Map<string, MockTable>();
+
+/** saxes, loaded only for a file the snapshot reader declines (loading it costs a command tens of milliseconds). */
+function loadSaxes(): SaxesParserClass {
+  return (createRequire(import.meta.url)('saxes') as typeof import('saxes')).SaxesParser;
+}
+
+function readSnapshotTable(xml: string, source: string, options: SnapshotReadOptions): SnapshotTable {
+  return readSnapshotTableWith(loadSaxes, xml, source, options);
+}
 
 /**
  * Reads a mock tree in the snapshot format (the embedded default without a file): UTF-8 (anything else is an error

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { seededRandom } from '../../random.js';
 import { readSnapshotFast } from '../fast-reader.js';
 import { readSnapshotTable, readSnapshotTableWithSaxes } from '../xml-reader.js';
-import type { SnapshotTable } from '../table.js';
+import { tableValue, type SnapshotTable } from '../table.js';
 import { randomSnapshotTree, type Rand, type RandomNode } from './generate-snapshot.js';
 
 const pick = <T>(r: Rand, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
@@ -49,7 +49,8 @@ function spell(r: Rand, value: string, quote: string, wild: boolean): string {
     else out += c;
   }
   if (chance(r, 0.05)) out += pick(r, ['\t', '\n', '\r\n', '\r', '&#10;', '&#9;', '&#13;', '>', '&gt;', '&apos;']);
-  if (wild && chance(r, 0.01)) out += pick(r, ['&nbsp;', '&#0;', '&#xD800;', '\u0001', '&', '&#x;']);
+  if (wild && chance(r, 0.01))
+    out += pick(r, ['&nbsp;', '&#0;', '&#xD800;', '\u0001', '&', '&#x;', '&constructor;', '&toString;']);
   return out;
 }
 
@@ -114,11 +115,28 @@ function write(r: Rand, roots: RandomNode[], desktop: boolean, wild: boolean): s
   return out.join('');
 }
 
-type Outcome = { table: SnapshotTable } | { error: string };
+/** What a table says, names and values as text (the readers may keep a value where it lies or decoded). */
+function content(table: SnapshotTable) {
+  const values: string[] = [];
+  for (let a = 0; a < table.attributeNames.length; a++) values.push(tableValue(table, a));
+  return {
+    count: table.count,
+    namespaces: [...table.namespaces],
+    roles: [...table.roles].map((id) => table.names[id]),
+    parents: [...table.parents],
+    ends: [...table.ends],
+    attributeStarts: [...table.attributeStarts],
+    attributeNamespaces: [...table.attributeNamespaces],
+    attributeNames: [...table.attributeNames].map((id) => table.names[id]),
+    values,
+  };
+}
+
+type Outcome = { table: ReturnType<typeof content> } | { error: string };
 
 function outcome(read: () => SnapshotTable): Outcome {
   try {
-    return { table: read() };
+    return { table: content(read()) };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -155,4 +173,30 @@ test('the snapshot reader reads what snapshot writes without saxes, at any depth
   assert.equal(table.count, depth);
   assert.equal(table.parents[depth - 1], depth - 2);
   assert.equal(table.ends[0], depth);
+});
+
+test('thousands of distinct names, and names met again after them, read as saxes reads them', () => {
+  const r = seededRandom(4242);
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_';
+  const name = () => Array.from({ length: 1 + Math.floor(r() * 12) }, () => pick(r, [...letters])).join('');
+  const roles = Array.from({ length: 3000 }, name);
+  const attributes = Array.from({ length: 3000 }, name);
+  let body = '';
+  for (let i = 0; i < 6000; i++) {
+    const role = roles[i % roles.length]!;
+    const first = attributes[(i * 7) % attributes.length]!;
+    const second = attributes[(i * 13 + 1) % attributes.length]!;
+    const pair = first === second ? '' : ` ${second}="${i}"`;
+    body += `<${role} ${first}="v${i}"${pair}/>`;
+  }
+  const xml = `<snapshot xmlns="urn:platynui:control"><Window Name="w">${body}</Window></snapshot>`;
+  const fast = readSnapshotFast(xml, 'names.xml');
+  assert.ok(fast, 'the snapshot reader declined');
+  assert.deepEqual(content(fast), content(readSnapshotTableWithSaxes(xml, 'names.xml')));
+});
+
+test('a reference to a name that is no entity (`&constructor;`) is saxes’ error', () => {
+  const xml = '<snapshot xmlns="urn:platynui:control"><Button Name="a&constructor;b"/></snapshot>';
+  assert.equal(readSnapshotFast(xml, 'entity.xml'), undefined);
+  assert.throws(() => readSnapshotTable(xml, 'entity.xml'), /not well-formed XML/);
 });
