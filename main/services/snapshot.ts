@@ -379,88 +379,19 @@ function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inn
   let text = '';
   for (let i = 0; i < entries.length; i++) {
     const value = (entries[i] as AttributeEntry).value;
-    const json = valueJson(value, pretty, `${inner}  `);
+    let json: string | undefined;
+    if (value.type === 'String' || value.type === 'Bool' || value.type === 'Integer' || value.type === 'Number') {
+      json = JSON.stringify(value.value);
+    } else {
+      const plain = toJsonValue(value);
+      json = pretty ? JSON.stringify(plain, null, 2)?.replace(/\n/g, `\n${inner}  `) : JSON.stringify(plain);
+    }
     // (JSON.stringify leaves out a key whose value it cannot write.)
     if (json === undefined) continue;
     text += `${text === '' ? '' : ','}${field}${(keys[i] as KeyText).json}${colon}${json}`;
   }
   if (text === '') return '{}';
   return pretty ? `{${text}\n${inner}}` : `{${text}}`;
-}
-
-/**
- * What JSON.stringify(toJsonValue(value), null, 2) writes with each line after the first indented by `indent`
- * (without `pretty`: JSON.stringify(toJsonValue(value))), written straight from the value: no plain copy of it, no
- * second pass over the text to indent it. Undefined where JSON.stringify writes nothing (a value of no known type).
- */
-export function valueJson(value: UiValue, pretty: boolean, indent: string): string | undefined {
-  switch (value.type) {
-    case 'String':
-    case 'Bool':
-    case 'Integer':
-    case 'Number':
-      return JSON.stringify(value.value);
-    case 'Null':
-      return 'null';
-    case 'Rect':
-      return fieldsJson(RECT_KEYS, value.value, pretty, indent);
-    case 'Point':
-      return fieldsJson(POINT_KEYS, value.value, pretty, indent);
-    case 'Size':
-      return fieldsJson(SIZE_KEYS, value.value, pretty, indent);
-    case 'Array': {
-      const items = value.value;
-      if (items.length === 0) return '[]';
-      const inner = pretty ? `${indent}  ` : '';
-      const before = pretty ? `\n${inner}` : '';
-      let text = '';
-      for (let i = 0; i < items.length; i++) {
-        // (JSON.stringify writes null for an item it cannot write.)
-        text += `${i === 0 ? '' : ','}${before}${valueJson(items[i] as UiValue, pretty, inner) ?? 'null'}`;
-      }
-      return pretty ? `[${text}\n${indent}]` : `[${text}]`;
-    }
-    case 'Object': {
-      const inner = pretty ? `${indent}  ` : '';
-      const before = pretty ? `\n${inner}` : '';
-      const colon = pretty ? ': ' : ':';
-      let text = '';
-      for (const [key, item] of Object.entries(value.value)) {
-        // toJsonValue's copy takes "__proto__" as its prototype, not as a key: JSON.stringify writes no such key.
-        if (key === '__proto__') continue;
-        const json = valueJson(item, pretty, inner);
-        if (json === undefined) continue;
-        text += `${text === '' ? '' : ','}${before}${JSON.stringify(key)}${colon}${json}`;
-      }
-      if (text === '') return '{}';
-      return pretty ? `{${text}\n${indent}}` : `{${text}}`;
-    }
-    default:
-      return undefined;
-  }
-}
-
-const RECT_KEYS = ['x', 'y', 'width', 'height'] as const;
-const POINT_KEYS = ['x', 'y'] as const;
-const SIZE_KEYS = ['width', 'height'] as const;
-
-/** A Rect, Point or Size as JSON.stringify writes its plain copy (a field that is not there is left out). */
-function fieldsJson<K extends string>(
-  keys: readonly K[],
-  fields: { [key in K]: number },
-  pretty: boolean,
-  indent: string,
-): string {
-  const before = pretty ? `\n${indent}  ` : '';
-  const colon = pretty ? ': ' : ':';
-  let text = '';
-  for (const key of keys) {
-    const json = JSON.stringify(fields[key]) as string | undefined;
-    if (json === undefined) continue;
-    text += `${text === '' ? '' : ','}${before}"${key}"${colon}${json}`;
-  }
-  if (text === '') return '{}';
-  return pretty ? `{${text}\n${indent}}` : `{${text}}`;
 }
 
 /** An attribute's key as JSON writes it, made once per name (a snapshot writes the same few dozen keys on every node). */
