@@ -13,7 +13,11 @@ import { type DbusMessage, MessageType, Variant } from './message.js';
 export const DEFAULT_CALL_TIMEOUT_MS = 1000;
 /** How long a destination that timed out is treated as hung (calls fail fast) before it is tried again. */
 const HUNG_BACKOFF_MS = 3000;
-const DEFAULT_MAX_IN_FLIGHT = 96;
+/**
+ * Calls in flight per destination: about 6 ms of a Chromium's work. On a loaded machine this process is often off the
+ * CPU for a few milliseconds; with 96 (3 ms) the application ran out of work meanwhile.
+ */
+const DEFAULT_MAX_IN_FLIGHT = 192;
 /**
  * A call whose timeout expires while its application is still sending us other messages (replies, signals) is
  * busy, not hung: its deadline is extended, up to this many times the timeout. Silence for a whole timeout period

@@ -259,10 +259,10 @@ export function readForSnapshot(
 
 /**
  * How many nodes' attributes and children are read at once. Enough to keep every application's D-Bus window full
- * (a node of `--attrs all` is about seven calls); unbounded, the reads of a 10,000-node tree were all pending at
- * once (70,000 queued calls and their promises: 633 MB).
+ * (a node of `--attrs all` is about seven calls, the window 192); unbounded, the reads of a 10,000-node tree were all
+ * pending at once (70,000 queued calls and their promises: 633 MB).
  */
-export const NODES_READ_AT_ONCE = 128;
+export const NODES_READ_AT_ONCE = 256;
 
 /** Collects a node's subtree as the tree owns it (grouped view below the desktop), reading children in parallel. */
 export function collectSubtree(runtime: Runtime, node: RuntimeNode, options: SubtreeOptions): Promise<CollectedNode> {

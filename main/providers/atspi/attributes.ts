@@ -48,41 +48,81 @@ function memo<T>(ctx: AttributeContext, key: string, read: () => Promise<T>): Pr
   return promise;
 }
 
-export function readExtents(ctx: AttributeContext): Promise<Rect> {
-  return memo(ctx, 'extents', () => ctx.calls.getExtents(ctx.data.ref));
+/**
+ * A read several attributes share (one call, or a few in a row), memoized per node under its key. `peek` gives its
+ * result without a call or a promise where the node holds it already.
+ */
+export interface SharedRead<T> {
+  readonly key: string;
+  readonly read: (ctx: AttributeContext) => Promise<T>;
+  readonly peek?: (ctx: AttributeContext) => T | undefined;
 }
+
+function shared<T>(ctx: AttributeContext, source: SharedRead<T>): Promise<T> {
+  return memo(ctx, source.key, () => source.read(ctx));
+}
+
+const EXTENTS: SharedRead<Rect> = { key: 'extents', read: (ctx) => ctx.calls.getExtents(ctx.data.ref) };
+
+export function readExtents(ctx: AttributeContext): Promise<Rect> {
+  return shared(ctx, EXTENTS);
+}
+
+/** The object attributes the bulk load brought, taken once (a later read asks the application). */
+function takeLoadedAttributes(data: NodeData): { [key: string]: string } | undefined {
+  const attributes = data.loadedAttributes;
+  if (attributes === undefined) return undefined;
+  data.loadedAttributes = undefined;
+  data.objectAttributes = attributes;
+  return attributes;
+}
+
+const OBJECT_ATTRIBUTES: SharedRead<{ [key: string]: string }> = {
+  key: 'attributes',
+  read: (ctx) => {
+    const loaded = takeLoadedAttributes(ctx.data);
+    if (loaded) return Promise.resolve(loaded);
+    return ctx.calls.getAttributes(ctx.data.ref).then((attributes) => (ctx.data.objectAttributes = attributes));
+  },
+  peek: (ctx) => {
+    if (ctx.memo.has('attributes')) return undefined;
+    const loaded = takeLoadedAttributes(ctx.data);
+    if (loaded) ctx.memo.set('attributes', Promise.resolve(loaded));
+    return loaded;
+  },
+};
 
 export function readObjectAttributes(ctx: AttributeContext): Promise<{ [key: string]: string }> {
-  return memo(ctx, 'attributes', async () => {
-    const data = ctx.data;
-    // Brought by the bulk load (taken once: a later read asks the application).
-    const attributes = data.loadedAttributes ?? (await ctx.calls.getAttributes(data.ref));
-    data.loadedAttributes = undefined;
-    data.objectAttributes = attributes;
-    return attributes;
-  });
+  return shared(ctx, OBJECT_ATTRIBUTES);
 }
 
+const ACTIONS: SharedRead<Array<{ name: string; description: string }>> = {
+  key: 'actions',
+  read: (ctx) => ctx.calls.getActions(ctx.data.ref),
+};
+
 export function readActions(ctx: AttributeContext): Promise<Array<{ name: string; description: string }>> {
-  return memo(ctx, 'actions', () => ctx.calls.getActions(ctx.data.ref));
+  return shared(ctx, ACTIONS);
 }
 
 /** Character count and caret, read together once: an empty text needs no further text call. */
-function readTextState(ctx: AttributeContext): Promise<{ characterCount: number; caretOffset: number }> {
-  return memo(ctx, 'text-state', () => ctx.calls.getTextState(ctx.data.ref));
-}
+const TEXT_STATE: SharedRead<{ characterCount: number; caretOffset: number }> = {
+  key: 'text-state',
+  read: (ctx) => ctx.calls.getTextState(ctx.data.ref),
+};
 
 /**
  * Before every attribute of a node is read: the reads that others build on go out first (the text state, which
  * spares the text calls of an empty text).
  */
 export function beginReadingAll(ctx: AttributeContext): void {
-  if (!ctx.isSecure && (interfaceMask(ctx.data) & INTERFACE_BIT.Text) !== 0) void readTextState(ctx);
+  if (!ctx.isSecure && (interfaceMask(ctx.data) & INTERFACE_BIT.Text) !== 0) void shared(ctx, TEXT_STATE);
 }
 
-function readTextSelection(ctx: AttributeContext): Promise<{ start: number; end: number; text: string }> {
-  return memo(ctx, 'text-selection', async () => {
-    const { characterCount, caretOffset } = await readTextState(ctx);
+const TEXT_SELECTION: SharedRead<{ start: number; end: number; text: string }> = {
+  key: 'text-selection',
+  read: async (ctx) => {
+    const { characterCount, caretOffset } = await shared(ctx, TEXT_STATE);
     const count = characterCount > 0 ? await ctx.calls.getNSelections(ctx.data.ref) : 0;
     if (count > 0) {
       const [start, end] = await ctx.calls.getTextSelection(ctx.data.ref, 0);
@@ -90,8 +130,28 @@ function readTextSelection(ctx: AttributeContext): Promise<{ start: number; end:
       return { start, end, text };
     }
     return { start: caretOffset, end: caretOffset, text: '' };
-  });
-}
+  },
+};
+
+const TEXT: SharedRead<string> = {
+  key: 'text',
+  read: async (ctx) => {
+    // Text alone is one call; with the text state known (or on its way) an empty text needs none.
+    const state = ctx.memo.get(TEXT_STATE.key) as Promise<{ characterCount: number }> | undefined;
+    if (state && (await state).characterCount === 0) return '';
+    return ctx.calls.getText(ctx.data.ref, 0, -1);
+  },
+};
+
+const TEXT_ATTRIBUTES: SharedRead<{ [name: string]: string }> = {
+  key: 'text-attributes',
+  read: (ctx) => ctx.calls.getTextAttributes(ctx.data.ref, 0),
+};
+
+const RELATIONS: SharedRead<ReadonlyMap<string, string[]>> = {
+  key: 'relations',
+  read: (ctx) => readRelations(ctx.calls, ctx.data.ref),
+};
 
 function numeric(value: number): UiValue {
   return Number.isInteger(value) ? uiInteger(value) : uiNumber(value);
@@ -138,27 +198,121 @@ export interface AttributeOwner extends AttributeContext {
   currentAttributes(): Promise<readonly NodeAttribute[]>;
 }
 
+/** An attribute made from a shared read (`make` is pure: no call, no promise). */
+export interface Derived<T = unknown> {
+  readonly source: SharedRead<T>;
+  readonly make: (raw: T) => UiValue;
+}
+
 /** An attribute read on demand (a call to the application, memoized per node); never held, so peek() says so. */
 export class AtspiAttribute implements NodeAttribute {
   constructor(
     readonly namespace: Namespace,
     readonly name: string,
     private readonly ctx: AttributeContext,
-    private readonly reader: AttributeReader,
+    private readonly reader: AttributeReader | undefined,
     private readonly guard: (error: unknown) => never,
+    /** Set for an attribute made from a shared read (then `reader` is unused). */
+    readonly derived?: Derived,
   ) {}
 
   read(): Promise<UiValue> {
-    return this.reader(this.ctx).catch(this.guard);
+    return this.readUnmapped().catch(this.guard);
   }
 
   readUnmapped(): Promise<UiValue> {
-    return this.reader(this.ctx);
+    const derived = this.derived;
+    if (derived) return shared(this.ctx, derived.source).then(derived.make);
+    return (this.reader as AttributeReader)(this.ctx);
   }
 
   peek(): UiValue | undefined {
     return undefined;
   }
+}
+
+/** A read that failed, in place of its value in readAll's answer; `unmapped`: its error is not yet the node's. */
+export class FailedRead {
+  constructor(
+    readonly error: unknown,
+    readonly unmapped: boolean,
+  ) {}
+}
+
+function make(derived: Derived, raw: unknown): UiValue | FailedRead {
+  try {
+    return derived.make(raw);
+  } catch (error) {
+    return new FailedRead(error, true);
+  }
+}
+
+/**
+ * The values of a node's attributes in their order: held ones as they are, those made from a shared read (extents,
+ * relations, text state ...) from that read once, the rest read one by one; a FailedRead in place of a value that
+ * could not be read. One promise for the node (none when every value is at hand), not one per attribute.
+ */
+export function readAll(
+  ctx: AttributeContext,
+  list: readonly NodeAttribute[],
+): Array<UiValue | FailedRead> | Promise<Array<UiValue | FailedRead>> {
+  const out = new Array<UiValue | FailedRead>(list.length);
+  // Attributes made from shared reads still to come: their index, and the index of their read in `reads`.
+  let waiting: number[] | undefined;
+  let sources: Array<SharedRead<unknown>> | undefined;
+  const reads: Array<Promise<unknown>> = [];
+  /** For each read: the attribute it is the value of (-1 for a shared read). */
+  const readFor: number[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const attribute = list[i] as NodeAttribute;
+    const held = attribute.peek();
+    if (held !== undefined) {
+      out[i] = held;
+      continue;
+    }
+    const derived = attribute instanceof AtspiAttribute ? attribute.derived : undefined;
+    if (!derived) {
+      reads.push(attribute.readUnmapped ? attribute.readUnmapped() : attribute.read());
+      readFor.push(i);
+      continue;
+    }
+    const peeked = derived.source.peek?.(ctx);
+    if (peeked !== undefined) {
+      out[i] = make(derived, peeked);
+      continue;
+    }
+    sources ??= [];
+    let at = sources.indexOf(derived.source);
+    if (at < 0) {
+      at = sources.push(derived.source) - 1;
+      reads.push(shared(ctx, derived.source));
+      readFor.push(-1 - at);
+    }
+    (waiting ??= []).push(i);
+  }
+  if (reads.length === 0) return out;
+  return Promise.allSettled(reads).then((results) => {
+    const sourceResults = new Array<PromiseSettledResult<unknown>>(sources?.length ?? 0);
+    for (let r = 0; r < results.length; r++) {
+      const result = results[r] as PromiseSettledResult<unknown>;
+      const i = readFor[r] as number;
+      if (i < 0) {
+        sourceResults[-1 - i] = result;
+        continue;
+      }
+      const attribute = list[i] as NodeAttribute;
+      out[i] =
+        result.status === 'fulfilled'
+          ? (result.value as UiValue)
+          : new FailedRead(result.reason, attribute.readUnmapped !== undefined);
+    }
+    for (const i of waiting ?? []) {
+      const derived = (list[i] as AtspiAttribute).derived as Derived;
+      const result = sourceResults[(sources as Array<SharedRead<unknown>>).indexOf(derived.source)];
+      out[i] = result?.status === 'fulfilled' ? make(derived, result.value) : new FailedRead(result?.reason, true);
+    }
+    return out;
+  });
 }
 
 /**
@@ -205,23 +359,15 @@ export class HeldAttribute implements NodeAttribute {
   }
 }
 
-const readBounds: AttributeReader = async (ctx) => uiRect(await readExtents(ctx));
-const readActivationPoint: AttributeReader = async (ctx) => {
-  const r = await readExtents(ctx);
-  return uiPoint({ x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) });
-};
-const readText: AttributeReader = async (ctx) =>
-  uiString(
-    await memo(ctx, 'text', async () => {
-      // Text alone is one call; with the text state known (or on its way) an empty text needs none.
-      const state = ctx.memo.get('text-state') as ReturnType<typeof readTextState> | undefined;
-      if (state && (await state).characterCount === 0) return '';
-      return ctx.calls.getText(ctx.data.ref, 0, -1);
-    }),
-  );
-const readSelectedText: AttributeReader = async (ctx) => uiString((await readTextSelection(ctx)).text);
-const readSelectionStart: AttributeReader = async (ctx) => uiInteger((await readTextSelection(ctx)).start);
-const readSelectionEnd: AttributeReader = async (ctx) => uiInteger((await readTextSelection(ctx)).end);
+const derive = <T>(source: SharedRead<T>, make: (raw: T) => UiValue): Derived => ({ source, make }) as Derived;
+const bounds = derive(EXTENTS, uiRect);
+const activationPoint = derive(EXTENTS, (r) =>
+  uiPoint({ x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) }),
+);
+const textValue = derive(TEXT, uiString);
+const selectedText = derive(TEXT_SELECTION, (selection) => uiString(selection.text));
+const selectionStart = derive(TEXT_SELECTION, (selection) => uiInteger(selection.start));
+const selectionEnd = derive(TEXT_SELECTION, (selection) => uiInteger(selection.end));
 const readValue: AttributeReader = async (ctx) =>
   numeric(await ctx.calls.getValueProperty(ctx.data.ref, 'CurrentValue'));
 const readMinValue: AttributeReader = async (ctx) =>
@@ -240,32 +386,24 @@ const readSelectedItems: AttributeReader = async (ctx) => {
 };
 const readNSelectedChildren: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getNSelectedChildren(ctx.data.ref));
-const readObjectAttributesValue: AttributeReader = async (ctx) => {
-  const attributes = await readObjectAttributes(ctx);
+const stringMap = (map: { [key: string]: string }): UiValue => {
   const out: { [key: string]: UiValue } = {};
-  for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
+  for (const key in map) out[key] = uiString(map[key] as string);
   return uiObject(out);
 };
-const readActionNames: AttributeReader = async (ctx) => uiArray((await readActions(ctx)).map((a) => uiString(a.name)));
-const readCharacterCount: AttributeReader = async (ctx) => uiInteger((await readTextState(ctx)).characterCount);
-const readTextAttributes: AttributeReader = async (ctx) => {
-  const attributes = await ctx.calls.getTextAttributes(ctx.data.ref, 0);
-  const out: { [key: string]: UiValue } = {};
-  for (const [key, value] of Object.entries(attributes)) out[key] = uiString(value);
-  return uiObject(out);
-};
-const readCaretOffset: AttributeReader = async (ctx) => uiInteger((await readTextState(ctx)).caretOffset);
+const objectAttributes = derive(OBJECT_ATTRIBUTES, stringMap);
+const actionNames = derive(ACTIONS, (actions) => uiArray(actions.map((a) => uiString(a.name))));
+const characterCount = derive(TEXT_STATE, (state) => uiInteger(state.characterCount));
+const textAttributes = derive(TEXT_ATTRIBUTES, stringMap);
+const caretOffset = derive(TEXT_STATE, (state) => uiInteger(state.caretOffset));
 const readTableRows: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NRows'));
 const readTableColumns: AttributeReader = async (ctx) =>
   uiInteger(await ctx.calls.getIntProperty(ctx.data.ref, IFACE.Table, 'NColumns'));
-function relationsOf(ctx: AttributeContext): Promise<ReadonlyMap<string, string[]>> {
-  return memo(ctx, 'relations', () => readRelations(ctx.calls, ctx.data.ref));
-}
-const readLabelledBy: AttributeReader = async (ctx) => relationValue(await relationsOf(ctx), 'labelled-by');
-const readLabelFor: AttributeReader = async (ctx) => relationValue(await relationsOf(ctx), 'label-for');
-const readDescribedBy: AttributeReader = async (ctx) => relationValue(await relationsOf(ctx), 'described-by');
-const readRelationsValue: AttributeReader = async (ctx) => relationsObject(await relationsOf(ctx));
+const labelledBy = derive(RELATIONS, (relations) => relationValue(relations, 'labelled-by'));
+const labelFor = derive(RELATIONS, (relations) => relationValue(relations, 'label-for'));
+const describedBy = derive(RELATIONS, (relations) => relationValue(relations, 'described-by'));
+const relationsValue = derive(RELATIONS, relationsObject);
 const readColumnHeaders: AttributeReader = async (ctx) =>
   readTableHeaders(
     ctx.calls,
@@ -350,8 +488,13 @@ export function buildAttributes(
   const fixed = (namespace: Namespace, name: string, v: UiValue) => {
     if (!names || names.has(name)) out.push(new HeldAttribute(namespace, name, owner, generation, undefined, v));
   };
-  const lazy = (namespace: Namespace, name: string, reader: AttributeReader) => {
-    if (!names || names.has(name)) out.push(new AtspiAttribute(namespace, name, owner, reader, guard));
+  const lazy = (namespace: Namespace, name: string, reader: AttributeReader | Derived) => {
+    if (!names || names.has(name)) {
+      const derived = typeof reader === 'function' ? undefined : reader;
+      out.push(
+        new AtspiAttribute(namespace, name, owner, derived ? undefined : (reader as AttributeReader), guard, derived),
+      );
+    }
   };
   const states = data.states;
   const mask = interfaceMask(data);
@@ -372,15 +515,15 @@ export function buildAttributes(
 
   // Component-gated attributes (PlatynUI: only when the Component interface is there).
   if (component) {
-    lazy('control', A.Bounds, readBounds);
-    lazy('control', A.ActivationPoint, readActivationPoint);
+    lazy('control', A.Bounds, bounds);
+    lazy('control', A.ActivationPoint, activationPoint);
     held('control', A.IsEnabled, heldEnabled);
     held('control', A.IsVisible, heldVisible);
     held('control', A.IsInView, heldInView);
     held('control', A.IsFocused, heldFocused);
-    lazy('control', A.LabelledBy, readLabelledBy);
-    lazy('control', A.LabelFor, readLabelFor);
-    lazy('control', A.DescribedBy, readDescribedBy);
+    lazy('control', A.LabelledBy, labelledBy);
+    lazy('control', A.LabelFor, labelFor);
+    lazy('control', A.DescribedBy, describedBy);
   }
   if (hasState(states, S.Selectable)) held('control', A.IsSelected, heldSelected);
   if (hasState(states, S.Expandable)) held('control', A.IsExpanded, heldExpanded);
@@ -390,10 +533,10 @@ export function buildAttributes(
 
   if (!secure) {
     if (text) {
-      lazy('control', A.Text, readText);
-      lazy('control', A.SelectedText, readSelectedText);
-      lazy('control', A.SelectionStart, readSelectionStart);
-      lazy('control', A.SelectionEnd, readSelectionEnd);
+      lazy('control', A.Text, textValue);
+      lazy('control', A.SelectedText, selectedText);
+      lazy('control', A.SelectionStart, selectionStart);
+      lazy('control', A.SelectionEnd, selectionEnd);
     }
     if (valueIface) {
       lazy('control', A.Value, readValue);
@@ -416,14 +559,14 @@ export function buildAttributes(
   held('native', 'Accessible.ChildCount', heldChildCount);
   held('native', 'Accessible.States', heldStateNames);
   held('native', 'Accessible.Interfaces', heldInterfaceNames);
-  lazy('native', 'Accessible.Attributes', readObjectAttributesValue);
-  if (component) lazy('native', 'Accessible.Relations', readRelationsValue);
-  if (component) lazy('native', 'Component.Extents', readBounds);
-  if (mask & INTERFACE_BIT.Action) lazy('native', 'Action.Names', readActionNames);
+  lazy('native', 'Accessible.Attributes', objectAttributes);
+  if (component) lazy('native', 'Accessible.Relations', relationsValue);
+  if (component) lazy('native', 'Component.Extents', bounds);
+  if (mask & INTERFACE_BIT.Action) lazy('native', 'Action.Names', actionNames);
   if (!secure && text) {
-    lazy('native', 'Text.CharacterCount', readCharacterCount);
-    lazy('native', 'Text.CaretOffset', readCaretOffset);
-    lazy('native', 'Text.Attributes', readTextAttributes);
+    lazy('native', 'Text.CharacterCount', characterCount);
+    lazy('native', 'Text.CaretOffset', caretOffset);
+    lazy('native', 'Text.Attributes', textAttributes);
   }
   if (!secure && valueIface) lazy('native', 'Value.MinimumIncrement', readMinimumIncrement);
   if (selection) lazy('native', 'Selection.NSelectedChildren', readNSelectedChildren);

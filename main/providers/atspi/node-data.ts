@@ -93,6 +93,25 @@ export interface NodeHeader {
   partial: boolean;
 }
 
+/** An application just met: nothing of its tree loaded, its ids definitive, responding. */
+export function newApplicationData(busName: string, root: ObjectRef): ApplicationData {
+  return {
+    busName,
+    root,
+    processId: undefined,
+    processInfo: undefined,
+    bulk: 'none',
+    bulkPromise: undefined,
+    loadedBy: undefined,
+    ids: 'loaded',
+    idsWanted: false,
+    idsPromise: undefined,
+    problems: [],
+    gone: false,
+    responding: true,
+  };
+}
+
 export function newNodeData(
   ref: ObjectRef,
   app: ApplicationData,

@@ -8,7 +8,7 @@ import type { ActionRequest, ProviderAttribute, ProviderNode } from '../../core/
 import type { WindowManager } from '../../core/platform.js';
 import type { AtspiCalls } from './atspi-calls.js';
 import type { AttributeContext, ExtraAttribute, NodeAttribute } from './attributes.js';
-import { beginReadingAll, buildAttributes, readObjectAttributes } from './attributes.js';
+import { beginReadingAll, buildAttributes, FailedRead, readAll, readObjectAttributes } from './attributes.js';
 import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import type { NodeData } from './node-data.js';
 import { hasInterface, runtimeIdOf } from './node-data.js';
@@ -313,38 +313,26 @@ export class AtspiNode implements ProviderNode {
     if (!this.idLoaded) await this.loadId();
     const list = this.peekAttributes() ?? (await this.attributeObjects());
     beginReadingAll(this);
-    // Held values come without a call or a promise; only the rest is read.
-    const values: Array<UiValue | undefined> = list.map((attribute) => attribute.peek());
-    const reads: Array<Promise<UiValue>> = [];
-    for (let i = 0; i < list.length; i++) {
-      if (values[i] !== undefined) continue;
-      const attribute = list[i] as NodeAttribute;
-      reads.push(attribute.readUnmapped ? attribute.readUnmapped() : attribute.read());
-    }
-    const results = reads.length > 0 ? await Promise.allSettled(reads) : [];
+    // Held values come without a call or a promise; attributes made from one read share it.
+    const read = readAll(this, list);
+    const values = read instanceof Promise ? await read : read;
     const out: AttributeEntry[] = [];
-    let next = 0;
     for (let i = 0; i < list.length; i++) {
       const attribute = list[i] as NodeAttribute;
-      const held = values[i];
-      if (held !== undefined) {
-        out.push({ namespace: attribute.namespace, name: attribute.name, value: held });
+      const value = values[i] as UiValue | FailedRead;
+      if (!(value instanceof FailedRead)) {
+        out.push({ namespace: attribute.namespace, name: attribute.name, value });
         continue;
       }
-      const result = results[next++] as PromiseSettledResult<UiValue>;
-      if (result.status === 'fulfilled') {
-        out.push({ namespace: attribute.namespace, name: attribute.name, value: result.value });
-      } else {
-        // What read() would have rejected with (a gone element is a stale node).
-        const error = attribute.readUnmapped ? this.failure(result.reason) : (result.reason as unknown);
-        // A hung application is shown with what is known of it: what it would have to answer is left out.
-        const hungApplication = this.isApplication && !this.data.app.responding;
-        if (error instanceof InspectorError && error.code === 'not-responding' && hungApplication) continue;
-        if (error instanceof InspectorError && (error.code === 'stale-node' || error.code === 'not-responding')) {
-          throw error;
-        }
-        // An attribute the element cannot deliver (method missing, refused) is left out.
+      // What read() would have rejected with (a gone element is a stale node).
+      const error = value.unmapped ? this.failure(value.error) : value.error;
+      // A hung application is shown with what is known of it: what it would have to answer is left out.
+      const hungApplication = this.isApplication && !this.data.app.responding;
+      if (error instanceof InspectorError && error.code === 'not-responding' && hungApplication) continue;
+      if (error instanceof InspectorError && (error.code === 'stale-node' || error.code === 'not-responding')) {
+        throw error;
       }
+      // An attribute the element cannot deliver (method missing, refused) is left out.
     }
     return out;
   }

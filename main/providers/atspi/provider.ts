@@ -21,7 +21,7 @@ import type { AtspiChange, EventSubscription } from './events.js';
 import { ON_DEMAND_EVENTS, subscribeToEvents, translateUiEvent } from './events.js';
 import type { SignalMessage } from '../../dbus/dbus-client.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
-import { hasInterface, newNodeData, runtimeIdOf } from './node-data.js';
+import { hasInterface, newApplicationData, newNodeData, runtimeIdOf } from './node-data.js';
 import { AtspiNode, secureByAttributes, type NodeHost } from './node.js';
 import { isProcessStopped, readProcessInfo } from './process-info.js';
 import { ATSPI_ROLE, mapRole } from './roles.js';
@@ -177,21 +177,7 @@ export class AtspiProvider implements UiTreeProvider, NodeHost {
     const busName = ref[0];
     let entry = this.apps.get(busName);
     if (!entry) {
-      const app: ApplicationData = {
-        busName,
-        root: ref,
-        processId: undefined,
-        processInfo: undefined,
-        bulk: 'none',
-        bulkPromise: undefined,
-        loadedBy: undefined,
-        ids: 'loaded',
-        idsWanted: false,
-        idsPromise: undefined,
-        problems: [],
-        gone: false,
-        responding: true,
-      };
+      const app = newApplicationData(busName, ref);
       entry = { app, root: undefined };
       this.apps.set(busName, entry);
       const pid = await this.calls.getConnectionUnixProcessId(busName);

@@ -13,7 +13,7 @@ import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { internInterfaces, newNodeData, runtimeIdOf } from './node-data.js';
 import { Gate } from '../../../shared/gate.js';
 
-/** Nodes whose headers are read at once when the cache missed them (one to five calls each; the window holds 96). */
+/** Nodes whose headers are read at once when the cache missed them (one to five calls each; the window holds 192). */
 const HEADERS_READ_AT_ONCE = 64;
 /**
  * How long after a bulk load its partial nodes start to be completed in the background: reading them at once

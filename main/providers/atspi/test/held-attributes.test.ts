@@ -8,8 +8,9 @@ import { toJsonValue } from '../../../../shared/model/values.js';
 import type { AtspiCalls } from '../atspi-calls.js';
 import type { AttributeOwner, NodeAttribute } from '../attributes.js';
 import { buildAttributes, HeldAttribute } from '../attributes.js';
-import type { ApplicationData, NodeData } from '../node-data.js';
+import type { NodeData } from '../node-data.js';
 import { newNodeData } from '../node-data.js';
+import { loadedApplication } from './test-application.js';
 import { ATSPI_ROLE } from '../roles.js';
 import { S } from '../states.js';
 
@@ -18,24 +19,6 @@ const COMPONENT = 'org.a11y.atspi.Component';
 const TEXT = 'org.a11y.atspi.Text';
 const VALUE = 'org.a11y.atspi.Value';
 const PUSH_BUTTON = 43;
-
-function app(): ApplicationData {
-  return {
-    busName: ':1.5',
-    root: [':1.5', '/org/a11y/atspi/accessible/root'],
-    processId: undefined,
-    processInfo: undefined,
-    bulk: 'loaded',
-    bulkPromise: undefined,
-    loadedBy: 'Cache.GetItems',
-    ids: 'loaded',
-    idsWanted: false,
-    idsPromise: undefined,
-    problems: [],
-    gone: false,
-    responding: true,
-  };
-}
 
 const bits = (...states: number[]) => {
   const out = [0, 0];
@@ -87,7 +70,7 @@ class Owner implements AttributeOwner {
 }
 
 function button(states = bits(S.Enabled, S.Showing, S.Visible)): NodeData {
-  return newNodeData([':1.5', '/org/a11y/atspi/accessible/ok'], app(), undefined, {
+  return newNodeData([':1.5', '/org/a11y/atspi/accessible/ok'], loadedApplication(), undefined, {
     role: PUSH_BUTTON,
     name: 'OK',
     description: 'confirms',
@@ -128,7 +111,7 @@ test('a list built for some names holds those attributes of the whole list, in i
   const guard = (error: unknown): never => {
     throw error;
   };
-  const text = newNodeData([':1.5', '/org/a11y/atspi/accessible/entry'], app(), undefined, {
+  const text = newNodeData([':1.5', '/org/a11y/atspi/accessible/entry'], loadedApplication(), undefined, {
     role: ATSPI_ROLE.Entry,
     name: 'Search',
     description: '',
@@ -209,7 +192,7 @@ test('a changed, stale or invalid node serves no held value; read() refreshes an
 
 test('a secure node: no secret attribute exists, none is held, and a held secret is never served or read', async () => {
   const { calls, count } = countingCalls();
-  const data = newNodeData([':1.5', '/org/a11y/atspi/accessible/pw'], app(), undefined, {
+  const data = newNodeData([':1.5', '/org/a11y/atspi/accessible/pw'], loadedApplication(), undefined, {
     role: ATSPI_ROLE.PasswordText,
     name: 'Password',
     description: '',
