@@ -2,6 +2,7 @@ import type { AtspiCalls, CacheItem, ObjectRef, TreeEntry } from './atspi-calls.
 import {
   ID_TREE_PROPERTIES,
   IFACE,
+  NAME_TREE_PROPERTIES,
   isNullRef,
   SAFE_TREE_PROPERTIES,
   TREE_PROPERTIES_WITH_ATTRIBUTES,
@@ -328,6 +329,13 @@ export class TreeLoader {
     early?.catch(() => undefined);
     let items = await cached;
     let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
+    // The cache cannot give the structure, so the early GetTree will, without names: they come in one more GetTree
+    // (the application answers in order, so it follows the early one at once), and the cache is asked again behind
+    // both (see below). Asking for the names in the early GetTree would cost every load from a complete cache.
+    const names = !structure && early ? treeCall(NAME_TREE_PROPERTIES) : undefined;
+    const recache = names ? cacheCall() : undefined;
+    names?.catch(() => undefined);
+    recache?.catch(() => undefined);
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
@@ -342,6 +350,8 @@ export class TreeLoader {
       // application such as Chromium create its objects; role and states from the cache, asked again when it was
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
       tree = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
+      const named = await names;
+      if (tree && named) addProperties(tree, named);
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -360,7 +370,7 @@ export class TreeLoader {
       for (const item of items ?? []) inCache.add(item.key);
       let missing = 0;
       for (const key of structure.keys()) if (!inCache.has(key)) missing++;
-      if (missing > 1) items = (await cacheCall()) ?? items;
+      if (missing > 1) items = (await (recache ?? cacheCall())) ?? items;
     }
     if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
       // The warm path: everything from the cache, node data made straight from the items; the ids from GetTree
@@ -561,6 +571,16 @@ export class TreeLoader {
       }),
     );
     app.ids = 'loaded';
+  }
+}
+
+/** Adds the properties of a second GetTree of the same application to the entries of the first, by object. */
+function addProperties(tree: readonly TreeEntry[], more: readonly TreeEntry[]): void {
+  const byKey = new Map<string, TreeEntry['properties']>();
+  for (const entry of more) byKey.set(entry.key, entry.properties);
+  for (const entry of tree) {
+    const properties = byKey.get(entry.key);
+    if (properties) Object.assign(entry.properties, properties);
   }
 }
 

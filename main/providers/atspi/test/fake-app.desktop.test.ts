@@ -320,6 +320,40 @@ test('a partial cache: names come with GetTree, roles per node, states and inter
   );
 });
 
+test('a partial cache with ids asked before the load: names in a second GetTree, none read per node', async () => {
+  // The XPath bridge asks for an application's ids before its children: the GetTree beside the cache call is for
+  // the structure and the ids; once the cache shows itself partial, the names follow in one more GetTree.
+  await withProvider(
+    { ...idTree(), cachedPaths: ['root', 'win'] },
+    async ({ app, log: callLog }) => {
+      await app.loadId();
+      const nodes = await flat(app);
+      assert.equal(app.data.app.loadedBy, 'Collection.GetTree+Cache.GetItems');
+      assert.deepEqual(
+        nodes.map((node) => [node.role, node.name, node.id]),
+        [
+          ['Application', 'fake-app', undefined],
+          ['Frame', 'Main', 'main-window'],
+          ['Panel', '', undefined],
+          ['Label', 'Ready', 'status-label'],
+          ['Button', 'Cancel', undefined],
+          ['Button', 'OK', 'ok-button'],
+        ],
+      );
+      const log = await callLog();
+      assert.deepEqual(
+        log.filter((line) => line.startsWith('GetTree')),
+        ['GetTree ChildCount,AccessibleId', 'GetTree Name,Description'],
+      );
+      const content = (verb: string) =>
+        log.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
+      assert.equal(content('GetRole').length, 4);
+      for (const verb of ['Get Name', 'Get Description', 'Get AccessibleId']) assert.deepEqual(content(verb), [], verb);
+    },
+    { partialFromNodes: 1 },
+  );
+});
+
 test('a partial cache lacking a few nodes: they are read whole in the load, none left partial', async () => {
   await withProvider({ ...idTree(), cachedPaths: ['root', 'win'] }, async ({ app, log: callLog }) => {
     const nodes = await flat(app);
