@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AttributeNames as A } from '../../../../shared/model/attributes.js';
+import { prefetchApplications } from '../../../runtime/application-prefetch.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import { XPathService } from '../../../xpath/xpath-service.js';
 import { DbusClient } from '../../../dbus/dbus-client.js';
@@ -415,6 +416,49 @@ test('through the runtime, ids are right in attributes, XPath and a fresh load o
       assert.equal(all.filter((entry) => entry.namespace === 'control' && entry.name === A.Id).length, 1);
     } finally {
       await second.shutdown();
+    }
+  } finally {
+    if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
+    else process.env.AT_SPI_BUS_ADDRESS = previous;
+    fake.stop();
+  }
+});
+
+test('prefetching the applications a query reaches starts their bulk loads, ids and names with them', async () => {
+  // What a query or the MCP server does first: by the time the prefetch says the trees are asked for, the bulk load
+  // runs (nothing walked below the window yet), and it brings ids and names in bulk.
+  const fake = await startFake({ ...idTree(), cachedPaths: ['root', 'win'] });
+  const previous = process.env.AT_SPI_BUS_ADDRESS;
+  process.env.AT_SPI_BUS_ADDRESS = address;
+  try {
+    const runtime = await Runtime.create({ providers: ['atspi'], platform: 'none' });
+    try {
+      await prefetchApplications(runtime, { kind: 'all' }).requested;
+      const app = (await runtime.desktop.children()).find((node) => node.namespace === 'app');
+      const data = (app?.source as AtspiNode | undefined)?.data.app;
+      assert.ok(data);
+      assert.notEqual(data.bulk, 'none');
+      const [window] = (await app?.children()) ?? [];
+      assert.deepEqual(
+        ((await window?.children()) ?? []).map((node) => [node.role, node.name, node.id]),
+        [
+          ['Button', 'OK', 'ok-button'],
+          ['Button', 'Cancel', undefined],
+          ['Panel', '', undefined],
+        ],
+      );
+      assert.equal(data.loadedBy, 'Collection.GetTree+Cache.GetItems');
+      const log = await fake.log();
+      assert.deepEqual(
+        log.filter((line) => line.startsWith('GetTree')),
+        ['GetTree ChildCount,AccessibleId', 'GetTree Name,Description'],
+      );
+      assert.deepEqual(
+        log.filter((line) => /^Get (Name|Description|AccessibleId) .*\/(ok|cancel|panel|status)$/.test(line)),
+        [],
+      );
+    } finally {
+      await runtime.shutdown();
     }
   } finally {
     if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
