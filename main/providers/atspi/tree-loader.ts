@@ -327,18 +327,20 @@ export class TreeLoader {
     const cached = cacheCall();
     const early = wantIds || wantAttributes ? treeCall(treeProperties) : undefined;
     early?.catch(() => undefined);
-    let items = await cached;
+    const items = await cached;
     let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
     // The cache cannot give the structure, so the early GetTree will, without names: they come in one more GetTree
     // (the application answers in order, so it follows the early one at once), and the cache is asked again behind
     // both (see below). Asking for the names in the early GetTree would cost every load from a complete cache.
     const names = !structure && early ? treeCall(NAME_TREE_PROPERTIES) : undefined;
-    const recache = names ? cacheCall() : undefined;
+    let recache = names ? cacheCall() : undefined;
     names?.catch(() => undefined);
     recache?.catch(() => undefined);
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
+    /** Settles once the names of the second GetTree are in the entries (when one went out). */
+    let namesAdded: Promise<unknown> | undefined;
     if (structure) {
       loadedBy = 'Cache.GetItems';
       if (early) {
@@ -349,9 +351,11 @@ export class TreeLoader {
       // Structure from GetTree where the application implements Collection: authoritative, and it makes a lazy
       // application such as Chromium create its objects; role and states from the cache, asked again when it was
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
-      tree = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
-      const named = await names;
-      if (tree && named) addProperties(tree, named);
+      const entries = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
+      tree = entries;
+      // The per-node reads below start before the names are in: the application answers them first anyway.
+      namesAdded = entries && names?.then((named) => named && addProperties(entries, named));
+      namesAdded?.catch(() => undefined);
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -370,7 +374,8 @@ export class TreeLoader {
       for (const item of items ?? []) inCache.add(item.key);
       let missing = 0;
       for (const key of structure.keys()) if (!inCache.has(key)) missing++;
-      if (missing > 1) items = (await (recache ?? cacheCall())) ?? items;
+      if (missing > 1) recache ??= cacheCall();
+      else recache = undefined;
     }
     if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
       // The warm path: everything from the cache, node data made straight from the items; the ids from GetTree
@@ -396,25 +401,32 @@ export class TreeLoader {
 
     const missing: Array<{ key: string; ref: ObjectRef }> = [];
     const headers = new Map<string, NodeHeader>();
+    const fromCache = (key: string, cached: CacheItem): NodeHeader => {
+      const entry = treeByKey.get(key);
+      return {
+        role: cached.role,
+        name: cached.name,
+        description: cached.description,
+        accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
+        states: cached.states,
+        interfaces: cached.interfaces,
+        childCount: structure.get(key)?.children.length ?? 0,
+        partial: false,
+      };
+    };
     for (const [key, info] of structure) {
       if (key === root.key) continue;
       const cached = cacheByKey.get(key);
-      const entry = treeByKey.get(key);
-      if (cached) {
-        headers.set(key, {
-          role: cached.role,
-          name: cached.name,
-          description: cached.description,
-          accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
-          states: cached.states,
-          interfaces: cached.interfaces,
-          childCount: info.children.length,
-          partial: false,
-        });
-      } else {
-        missing.push({ key, ref: info.ref });
-      }
+      if (cached) headers.set(key, fromCache(key, cached));
+      else missing.push({ key, ref: info.ref });
     }
+    // The cache asked again after the walk (see above) answers before the reads below; the nodes it holds are taken
+    // from it, and the reads not started by then are skipped.
+    let cachedAgain: Map<string, CacheItem> | undefined;
+    const cacheReadAgain = recache?.then((again) => {
+      if (again) cachedAgain = new Map(again.map((item) => [item.key, item]));
+    });
+    cacheReadAgain?.catch(() => undefined);
     // Nodes the cache did not hold: fetch what the structure pass did not bring, in pipelined calls, a bounded number
     // of nodes at a time (enough to keep the application's window full): thousands of calls issued at once held the
     // thread for seconds, and a closed connection (a timeout) ends the rest without a call. Nodes GetTree listed get
@@ -428,19 +440,20 @@ export class TreeLoader {
     await Promise.all(
       missing.map(({ key, ref }) =>
         gate.run(async () => {
-          if (this.calls.client.isClosed) return;
+          if (this.calls.client.isClosed || cachedAgain?.has(key)) return;
           const entry = treeByKey.get(key);
           try {
             const c = this.calls;
             if (entry) {
-              const { Name: treeName, Description: treeDescription } = entry.properties;
-              const [role, name, description, states, interfaces] = await Promise.all([
+              const [role, states, interfaces] = await Promise.all([
                 c.getRole(ref),
-                typeof treeName === 'string' ? treeName : c.getName(ref),
-                typeof treeDescription === 'string' ? treeDescription : c.getDescription(ref),
                 leavePartial ? [] : c.getState(ref),
                 leavePartial ? NO_INTERFACES : c.getInterfaces(ref),
+                namesAdded,
               ]);
+              const { Name: treeName, Description: treeDescription } = entry.properties;
+              const name = typeof treeName === 'string' ? treeName : await c.getName(ref);
+              const description = typeof treeDescription === 'string' ? treeDescription : await c.getDescription(ref);
               headers.set(key, {
                 role,
                 states,
@@ -461,6 +474,13 @@ export class TreeLoader {
         }),
       ),
     );
+    await cacheReadAgain;
+    if (cachedAgain) {
+      for (const { key } of missing) {
+        const cached = cachedAgain.get(key);
+        if (cached) headers.set(key, fromCache(key, cached));
+      }
+    }
     // Cache items carry no AccessibleId: when they are wanted and GetTree did not bring them, read them per node.
     const idsDeferred = !idsFromTree && !wantIds;
     if (!idsFromTree && wantIds) {
