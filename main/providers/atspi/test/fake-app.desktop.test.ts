@@ -16,7 +16,7 @@ import { DbusClient } from '../../../dbus/dbus-client.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';
 import { MAX_CHILDREN } from '../tree-loader.js';
-import { S } from '../states.js';
+import { hasState, S } from '../states.js';
 import type { FakeNode, FakeTree } from './fake-app.js';
 import '../register.js';
 
@@ -350,6 +350,40 @@ test('a partial cache with ids asked before the load: names in a second GetTree,
         log.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
       assert.equal(content('GetRole').length, 4);
       for (const verb of ['Get Name', 'Get Description', 'Get AccessibleId']) assert.deepEqual(content(verb), [], verb);
+    },
+    { partialFromNodes: 1 },
+  );
+});
+
+test('a partial cache that a walk fills: the nodes the cache asked again holds are taken from it, none left partial', async () => {
+  // An application that creates its objects when GetTree walks them: the cache asked again after the walk holds
+  // them. The role reads went out before its answer came; what the cache says wins, states and interfaces with it.
+  const tree = idTree();
+  const ready = tree.nodes.find((node) => node.path === 'status') as FakeNode;
+  ready.states = [(SHOWN[0] as number) | (1 << S.Selectable), 0];
+  await withProvider(
+    { ...tree, cachedPaths: ['root', 'win'], cachedAfterWalk: ['ok', 'cancel', 'panel', 'status'] },
+    async ({ app, log: callLog }) => {
+      await app.loadId();
+      const nodes = await flat(app);
+      assert.deepEqual(
+        nodes.map((node) => [node.role, node.name, node.id, node.data.partial]),
+        [
+          ['Application', 'fake-app', undefined, false],
+          ['Frame', 'Main', 'main-window', false],
+          ['Panel', '', undefined, false],
+          ['Label', 'Ready', 'status-label', false],
+          ['Button', 'Cancel', undefined, false],
+          ['Button', 'OK', 'ok-button', false],
+        ],
+      );
+      const status = nodes.find((node) => node.name === 'Ready') as AtspiNode;
+      assert.ok(hasState(status.data.states, S.Selectable));
+      const log = await callLog();
+      assert.equal(log.filter((line) => line === 'GetItems').length, 2);
+      const content = (verb: string) =>
+        log.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
+      for (const verb of ['GetState', 'GetInterfaces', 'Get Name']) assert.deepEqual(content(verb), [], verb);
     },
     { partialFromNodes: 1 },
   );
