@@ -334,13 +334,7 @@ export class TreeLoader {
     early?.catch(() => undefined);
     const items = await cached;
     let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
-    // The cache cannot give the structure, so the early GetTree will, without names: they come in one more GetTree
-    // (the application answers in order, so it follows the early one at once), and the cache is asked again behind
-    // both (see below). Asking for the names in the early GetTree would cost every load from a complete cache.
-    const names = !structure && early ? treeCall(NAME_TREE_PROPERTIES) : undefined;
-    let recache = names ? cacheCall() : undefined;
-    names?.catch(() => undefined);
-    recache?.catch(() => undefined);
+    let recache: Promise<CacheItem[] | undefined> | undefined;
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
@@ -358,9 +352,6 @@ export class TreeLoader {
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
       const entries = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
       tree = entries;
-      // The per-node reads below start before the names are in: the application answers them first anyway.
-      namesAdded = entries && names?.then((named) => named && addProperties(entries, named));
-      namesAdded?.catch(() => undefined);
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -379,8 +370,17 @@ export class TreeLoader {
       for (const item of items ?? []) inCache.add(item.key);
       let missing = 0;
       for (const key of structure.keys()) if (!inCache.has(key)) missing++;
-      if (missing > 1) recache ??= cacheCall();
-      else recache = undefined;
+      if (missing > 1) {
+        recache = cacheCall();
+        recache.catch(() => undefined);
+      }
+      // The early GetTree (for the ids, beside the cache call) brought no names: where the cache lacks many nodes they
+      // come in one more GetTree instead of two reads per node (asking for them in the early GetTree would cost every
+      // load from a complete cache). The reads below start without waiting for it: the application answers it first.
+      if (early && entries && missing >= (this.options.partialFromNodes ?? PARTIAL_FROM_NODES)) {
+        namesAdded = treeCall(NAME_TREE_PROPERTIES).then((named) => named && addProperties(entries, named));
+        namesAdded.catch(() => undefined);
+      }
     }
     if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
       // The warm path: everything from the cache, node data made straight from the items; the ids from GetTree
@@ -450,15 +450,18 @@ export class TreeLoader {
           try {
             const c = this.calls;
             if (entry) {
-              const [role, states, interfaces] = await Promise.all([
+              const property = async (name: 'Name' | 'Description', read: () => Promise<string>) => {
+                if (namesAdded) await namesAdded;
+                const value = entry.properties[name];
+                return typeof value === 'string' ? value : read();
+              };
+              const [role, name, description, states, interfaces] = await Promise.all([
                 c.getRole(ref),
+                property('Name', () => c.getName(ref)),
+                property('Description', () => c.getDescription(ref)),
                 leavePartial ? [] : c.getState(ref),
                 leavePartial ? NO_INTERFACES : c.getInterfaces(ref),
-                namesAdded,
               ]);
-              const { Name: treeName, Description: treeDescription } = entry.properties;
-              const name = typeof treeName === 'string' ? treeName : await c.getName(ref);
-              const description = typeof treeDescription === 'string' ? treeDescription : await c.getDescription(ref);
               headers.set(key, {
                 role,
                 states,
