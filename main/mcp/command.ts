@@ -9,6 +9,10 @@ interface McpOptions extends RuntimeFlags {
 }
 
 const MAX_ACTIONS_PER_SECOND = 1000;
+/** How long the SDK waits for the trees to be asked for before it loads anyway (an application slow to answer). */
+const MAX_WAIT_FOR_TREES_REQUESTED_MS = 300;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 function parseActionsPerSecond(value: string): number {
   const rate = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -46,12 +50,19 @@ export function registerMcp(program: Command): void {
       ),
   ).action(async (options: McpOptions) => {
     keepStdoutForProtocol();
-    // The SDK loads while the providers connect.
-    const [context, { createMcpServer }, { StdioServerTransport }] = await Promise.all([
-      McpContext.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond }),
-      import('./server.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-    ]);
+    // The providers connect and the applications' trees are asked for first; the SDK and the tools' modules (a few
+    // hundred milliseconds of the main thread) load while the applications answer. Loaded side by side, the modules
+    // held the first calls back until they were all in.
+    const context = await McpContext.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond });
+    let modules: [typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/stdio.js')];
+    try {
+      await Promise.race([context.treesRequested, delay(MAX_WAIT_FOR_TREES_REQUESTED_MS)]);
+      modules = await Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
+    } catch (error) {
+      await context.close();
+      throw error;
+    }
+    const [{ createMcpServer }, { StdioServerTransport }] = modules;
     const { server, close } = createMcpServer(context, packageVersion());
     const transport = new StdioServerTransport();
     let finished: () => void = () => undefined;

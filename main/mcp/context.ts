@@ -25,6 +25,8 @@ export class McpContext {
     readonly runtime: Runtime,
     readonly xpath: XPathService,
     limits: McpLimits,
+    /** Settles once the applications' trees are asked for (they load on), or asking failed (see prefetchApplications). */
+    readonly treesRequested: Promise<void>,
   ) {
     this.actions = new RateLimiter(limits.actionsPerSecond);
     // No locator capture in the background: it would hold the main thread while the agent's first query runs.
@@ -49,12 +51,12 @@ export class McpContext {
     }
     // The applications' trees start loading now, while the engine starts and the agent connects; the warm-up's
     // walk below then finds them loaded or loading.
-    prefetchApplications(runtime, { kind: 'all' });
+    const { requested } = prefetchApplications(runtime, { kind: 'all' });
     const xpath = new XPathService(runtime, { workerMemoryMb: DEFAULT_LIMITS.workerMemoryMb, prestarted });
     // The server answers the agent's handshake at once; the engine and the tree load meanwhile (a failure to start
     // the engine is the first query's error).
     void xpath.warmUp().catch(() => undefined);
-    const context = new McpContext(runtime, xpath, limits);
+    const context = new McpContext(runtime, xpath, limits, requested);
     context.warmer.start();
     return context;
   }

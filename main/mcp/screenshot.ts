@@ -1,8 +1,6 @@
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Rect } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
-import { scaleDown } from '../runtime/screenshot-image.js';
-import { encodePng } from '../runtime/screenshot-png.js';
 import { boundsOf } from '../services/bounds.js';
 import { topLevelOf } from '../services/windows.js';
 import type { McpContext } from './context.js';
@@ -54,6 +52,11 @@ export async function screenshot(
   const scale = Math.min(1, maxSide / shot.width, maxSide / shot.height);
   const width = Math.max(1, Math.round(shot.width * scale));
   const height = Math.max(1, Math.round(shot.height * scale));
+  // The image codecs load with the first screenshot, not with the server (they held its start back).
+  const [{ scaleDown }, { encodePng }] = await Promise.all([
+    import('../runtime/screenshot-image.js'),
+    import('../runtime/screenshot-png.js'),
+  ]);
   const scaled = scaleDown(shot, width, height);
   return { png: encodePng(scaled), width: scaled.width, height: scaled.height, rect, scale };
 }

@@ -136,6 +136,11 @@ export const SAFE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId'] as const;
  * structure, so the per-node reads that remain are role, states and interfaces (three calls instead of five).
  */
 export const STRUCTURE_TREE_PROPERTIES = ['ChildCount', 'AccessibleId', 'Name', 'Description'] as const;
+/**
+ * The names alone, asked for when the GetTree that went out beside the cache call (for the ids) brought none and the
+ * cache turned out partial: one more walk instead of two property reads per node.
+ */
+export const NAME_TREE_PROPERTIES = ['Name', 'Description'] as const;
 /** The properties asked for when only the developer ids are missing (the structure came from a complete cache). */
 export const ID_TREE_PROPERTIES = ['AccessibleId'] as const;
 /**

@@ -2,6 +2,7 @@ import type { AtspiCalls, CacheItem, ObjectRef, TreeEntry } from './atspi-calls.
 import {
   ID_TREE_PROPERTIES,
   IFACE,
+  NAME_TREE_PROPERTIES,
   isNullRef,
   SAFE_TREE_PROPERTIES,
   TREE_PROPERTIES_WITH_ATTRIBUTES,
@@ -15,6 +16,11 @@ import { Gate } from '../../../shared/gate.js';
 
 /** Nodes whose headers are read at once when the cache missed them (one to five calls each; the window holds 192). */
 const HEADERS_READ_AT_ONCE = 64;
+/**
+ * Nodes left partial whose roles are read at once (one call each): the D-Bus client's window. Against 64, 10,220
+ * role reads of the Chromium page took 415-490 ms against 474-500 ms, with less CPU here (load 6).
+ */
+const ROLES_READ_AT_ONCE = 96;
 /**
  * How long after a bulk load its partial nodes start to be completed in the background: reading them at once
  * competed with the query waiting for the load (the XPath walk and the calls share the thread).
@@ -326,11 +332,14 @@ export class TreeLoader {
     const cached = cacheCall();
     const early = wantIds || wantAttributes ? treeCall(treeProperties) : undefined;
     early?.catch(() => undefined);
-    let items = await cached;
+    const items = await cached;
     let structure = items ? structureFromCache(items, root.ref, root.childCount) : undefined;
+    let recache: Promise<CacheItem[] | undefined> | undefined;
     let tree: TreeEntry[] | undefined;
     let loadedBy: string;
     let idsFromTree = false;
+    /** Settles once the names of the second GetTree are in the entries (when one went out). */
+    let namesAdded: Promise<unknown> | undefined;
     if (structure) {
       loadedBy = 'Cache.GetItems';
       if (early) {
@@ -341,7 +350,8 @@ export class TreeLoader {
       // Structure from GetTree where the application implements Collection: authoritative, and it makes a lazy
       // application such as Chromium create its objects; role and states from the cache, asked again when it was
       // partial or absent before the walk created the objects. A partial cache is never trusted for structure.
-      tree = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
+      const entries = await (early ?? treeCall(STRUCTURE_TREE_PROPERTIES));
+      tree = entries;
       if (tree) {
         const fromTree = structureFromTree(tree, root.ref);
         // Cycles and absurd counts are the application's problems; a GetTree that does not add up (GTK 3 answers
@@ -360,7 +370,17 @@ export class TreeLoader {
       for (const item of items ?? []) inCache.add(item.key);
       let missing = 0;
       for (const key of structure.keys()) if (!inCache.has(key)) missing++;
-      if (missing > 1) items = (await cacheCall()) ?? items;
+      if (missing > 1) {
+        recache = cacheCall();
+        recache.catch(() => undefined);
+      }
+      // The early GetTree (for the ids, beside the cache call) brought no names: where the cache lacks many nodes they
+      // come in one more GetTree instead of two reads per node (asking for them in the early GetTree would cost every
+      // load from a complete cache). The reads below start without waiting for it: the application answers it first.
+      if (early && entries && missing >= (this.options.partialFromNodes ?? PARTIAL_FROM_NODES)) {
+        namesAdded = treeCall(NAME_TREE_PROPERTIES).then((named) => named && addProperties(entries, named));
+        namesAdded.catch(() => undefined);
+      }
     }
     if (loadedBy === 'Cache.GetItems' && (tree || !wantIds)) {
       // The warm path: everything from the cache, node data made straight from the items; the ids from GetTree
@@ -386,25 +406,32 @@ export class TreeLoader {
 
     const missing: Array<{ key: string; ref: ObjectRef }> = [];
     const headers = new Map<string, NodeHeader>();
+    const fromCache = (key: string, cached: CacheItem): NodeHeader => {
+      const entry = treeByKey.get(key);
+      return {
+        role: cached.role,
+        name: cached.name,
+        description: cached.description,
+        accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
+        states: cached.states,
+        interfaces: cached.interfaces,
+        childCount: structure.get(key)?.children.length ?? 0,
+        partial: false,
+      };
+    };
     for (const [key, info] of structure) {
       if (key === root.key) continue;
       const cached = cacheByKey.get(key);
-      const entry = treeByKey.get(key);
-      if (cached) {
-        headers.set(key, {
-          role: cached.role,
-          name: cached.name,
-          description: cached.description,
-          accessibleId: entry ? String(entry.properties.AccessibleId ?? '') : '',
-          states: cached.states,
-          interfaces: cached.interfaces,
-          childCount: info.children.length,
-          partial: false,
-        });
-      } else {
-        missing.push({ key, ref: info.ref });
-      }
+      if (cached) headers.set(key, fromCache(key, cached));
+      else missing.push({ key, ref: info.ref });
     }
+    // The cache asked again after the walk (see above) answers before the reads below; the nodes it holds are taken
+    // from it, and the reads not started by then are skipped.
+    let cachedAgain: Map<string, CacheItem> | undefined;
+    const cacheReadAgain = recache?.then((again) => {
+      if (again) cachedAgain = new Map(again.map((item) => [item.key, item]));
+    });
+    cacheReadAgain?.catch(() => undefined);
     // Nodes the cache did not hold: fetch what the structure pass did not bring, in pipelined calls, a bounded number
     // of nodes at a time (enough to keep the application's window full): thousands of calls issued at once held the
     // thread for seconds, and a closed connection (a timeout) ends the rest without a call. Nodes GetTree listed get
@@ -414,20 +441,24 @@ export class TreeLoader {
     // A few hundred nodes are read whole at once: left partial, each would cost its readers a round trip later (a
     // recorder deciding within a key's 300 ms what it did).
     const leavePartial = missing.length >= (this.options.partialFromNodes ?? PARTIAL_FROM_NODES);
-    const gate = new Gate(HEADERS_READ_AT_ONCE);
+    const gate = new Gate(leavePartial ? ROLES_READ_AT_ONCE : HEADERS_READ_AT_ONCE);
     await Promise.all(
       missing.map(({ key, ref }) =>
         gate.run(async () => {
-          if (this.calls.client.isClosed) return;
+          if (this.calls.client.isClosed || cachedAgain?.has(key)) return;
           const entry = treeByKey.get(key);
           try {
             const c = this.calls;
             if (entry) {
-              const { Name: treeName, Description: treeDescription } = entry.properties;
+              const property = async (name: 'Name' | 'Description', read: () => Promise<string>) => {
+                if (namesAdded) await namesAdded;
+                const value = entry.properties[name];
+                return typeof value === 'string' ? value : read();
+              };
               const [role, name, description, states, interfaces] = await Promise.all([
                 c.getRole(ref),
-                typeof treeName === 'string' ? treeName : c.getName(ref),
-                typeof treeDescription === 'string' ? treeDescription : c.getDescription(ref),
+                property('Name', () => c.getName(ref)),
+                property('Description', () => c.getDescription(ref)),
                 leavePartial ? [] : c.getState(ref),
                 leavePartial ? NO_INTERFACES : c.getInterfaces(ref),
               ]);
@@ -451,6 +482,13 @@ export class TreeLoader {
         }),
       ),
     );
+    await cacheReadAgain;
+    if (cachedAgain) {
+      for (const { key } of missing) {
+        const cached = cachedAgain.get(key);
+        if (cached) headers.set(key, fromCache(key, cached));
+      }
+    }
     // Cache items carry no AccessibleId: when they are wanted and GetTree did not bring them, read them per node.
     const idsDeferred = !idsFromTree && !wantIds;
     if (!idsFromTree && wantIds) {
@@ -561,6 +599,16 @@ export class TreeLoader {
       }),
     );
     app.ids = 'loaded';
+  }
+}
+
+/** Adds the properties of a second GetTree of the same application to the entries of the first, by object. */
+function addProperties(tree: readonly TreeEntry[], more: readonly TreeEntry[]): void {
+  const byKey = new Map<string, TreeEntry['properties']>();
+  for (const entry of more) byKey.set(entry.key, entry.properties);
+  for (const entry of tree) {
+    const properties = byKey.get(entry.key);
+    if (properties) Object.assign(entry.properties, properties);
   }
 }
 

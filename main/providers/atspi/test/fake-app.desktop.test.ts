@@ -9,13 +9,14 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AttributeNames as A } from '../../../../shared/model/attributes.js';
+import { prefetchApplications } from '../../../runtime/application-prefetch.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import { XPathService } from '../../../xpath/xpath-service.js';
 import { DbusClient } from '../../../dbus/dbus-client.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';
 import { MAX_CHILDREN } from '../tree-loader.js';
-import { S } from '../states.js';
+import { hasState, S } from '../states.js';
 import type { FakeNode, FakeTree } from './fake-app.js';
 import '../register.js';
 
@@ -320,6 +321,74 @@ test('a partial cache: names come with GetTree, roles per node, states and inter
   );
 });
 
+test('a partial cache lacking many nodes, ids asked before the load: names in a second GetTree, none read per node', async () => {
+  // The XPath bridge asks for an application's ids before its children: the GetTree beside the cache call is for
+  // the structure and the ids; where the cache lacks many nodes (here: from one on), the names follow in one more GetTree.
+  await withProvider(
+    { ...idTree(), cachedPaths: ['root', 'win'] },
+    async ({ app, log: callLog }) => {
+      await app.loadId();
+      const nodes = await flat(app);
+      assert.equal(app.data.app.loadedBy, 'Collection.GetTree+Cache.GetItems');
+      assert.deepEqual(
+        nodes.map((node) => [node.role, node.name, node.id]),
+        [
+          ['Application', 'fake-app', undefined],
+          ['Frame', 'Main', 'main-window'],
+          ['Panel', '', undefined],
+          ['Label', 'Ready', 'status-label'],
+          ['Button', 'Cancel', undefined],
+          ['Button', 'OK', 'ok-button'],
+        ],
+      );
+      const log = await callLog();
+      assert.deepEqual(
+        log.filter((line) => line.startsWith('GetTree')),
+        ['GetTree ChildCount,AccessibleId', 'GetTree Name,Description'],
+      );
+      const content = (verb: string) =>
+        log.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
+      assert.equal(content('GetRole').length, 4);
+      for (const verb of ['Get Name', 'Get Description', 'Get AccessibleId']) assert.deepEqual(content(verb), [], verb);
+    },
+    { partialFromNodes: 1 },
+  );
+});
+
+test('a partial cache that a walk fills: the nodes the cache asked again holds are taken from it, none left partial', async () => {
+  // An application that creates its objects when GetTree walks them: the cache asked again after the walk holds
+  // them. The role reads went out before its answer came; what the cache says wins, states and interfaces with it.
+  const tree = idTree();
+  const ready = tree.nodes.find((node) => node.path === 'status') as FakeNode;
+  ready.states = [(SHOWN[0] as number) | (1 << S.Selectable), 0];
+  await withProvider(
+    { ...tree, cachedPaths: ['root', 'win'], cachedAfterWalk: ['ok', 'cancel', 'panel', 'status'] },
+    async ({ app, log: callLog }) => {
+      await app.loadId();
+      const nodes = await flat(app);
+      assert.deepEqual(
+        nodes.map((node) => [node.role, node.name, node.id, node.data.partial]),
+        [
+          ['Application', 'fake-app', undefined, false],
+          ['Frame', 'Main', 'main-window', false],
+          ['Panel', '', undefined, false],
+          ['Label', 'Ready', 'status-label', false],
+          ['Button', 'Cancel', undefined, false],
+          ['Button', 'OK', 'ok-button', false],
+        ],
+      );
+      const status = nodes.find((node) => node.name === 'Ready') as AtspiNode;
+      assert.ok(hasState(status.data.states, S.Selectable));
+      const log = await callLog();
+      assert.equal(log.filter((line) => line === 'GetItems').length, 2);
+      const content = (verb: string) =>
+        log.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
+      for (const verb of ['GetState', 'GetInterfaces', 'Get Name']) assert.deepEqual(content(verb), [], verb);
+    },
+    { partialFromNodes: 1 },
+  );
+});
+
 test('a partial cache lacking a few nodes: they are read whole in the load, none left partial', async () => {
   await withProvider({ ...idTree(), cachedPaths: ['root', 'win'] }, async ({ app, log: callLog }) => {
     const nodes = await flat(app);
@@ -381,6 +450,49 @@ test('through the runtime, ids are right in attributes, XPath and a fresh load o
       assert.equal(all.filter((entry) => entry.namespace === 'control' && entry.name === A.Id).length, 1);
     } finally {
       await second.shutdown();
+    }
+  } finally {
+    if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
+    else process.env.AT_SPI_BUS_ADDRESS = previous;
+    fake.stop();
+  }
+});
+
+test('prefetching the applications a query reaches starts their bulk loads, ids with the structure', async () => {
+  // What a query or the MCP server does first: by the time the prefetch says the trees are asked for, the bulk load
+  // runs (nothing walked below the window yet), and it brings the ids with the structure.
+  const fake = await startFake({ ...idTree(), cachedPaths: ['root', 'win'] });
+  const previous = process.env.AT_SPI_BUS_ADDRESS;
+  process.env.AT_SPI_BUS_ADDRESS = address;
+  try {
+    const runtime = await Runtime.create({ providers: ['atspi'], platform: 'none' });
+    try {
+      await prefetchApplications(runtime, { kind: 'all' }).requested;
+      const app = (await runtime.desktop.children()).find((node) => node.namespace === 'app');
+      const data = (app?.source as AtspiNode | undefined)?.data.app;
+      assert.ok(data);
+      assert.notEqual(data.bulk, 'none');
+      const [window] = (await app?.children()) ?? [];
+      assert.deepEqual(
+        ((await window?.children()) ?? []).map((node) => [node.role, node.name, node.id]),
+        [
+          ['Button', 'OK', 'ok-button'],
+          ['Button', 'Cancel', undefined],
+          ['Panel', '', undefined],
+        ],
+      );
+      assert.equal(data.loadedBy, 'Collection.GetTree+Cache.GetItems');
+      const log = await fake.log();
+      assert.deepEqual(
+        log.filter((line) => line.startsWith('GetTree')),
+        ['GetTree ChildCount,AccessibleId'],
+      );
+      assert.deepEqual(
+        log.filter((line) => /^Get AccessibleId .*\/(ok|cancel|panel|status)$/.test(line)),
+        [],
+      );
+    } finally {
+      await runtime.shutdown();
     }
   } finally {
     if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;

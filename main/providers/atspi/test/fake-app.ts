@@ -38,6 +38,8 @@ export interface FakeTree {
    * every node when absent.
    */
   cachedPaths?: string[];
+  /** After a GetTree walked them, the cache holds these nodes too (an application that creates objects on a walk). */
+  cachedAfterWalk?: string[];
   /** Offer Collection.GetTree on the root (pre-order). */
   collection: boolean;
 }
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
   await Promise.all([once(app, 'connect'), once(registry, 'connect')]);
   const me = (app as unknown as { name: string }).name;
   const log: string[] = [];
+  /** A GetTree walked the tree (see FakeTree.cachedAfterWalk). */
+  let walked = false;
 
   const ref = (path: string) => [me, path];
   const interfacesOf = (node: FakeNode) => node.interfaces ?? [ACCESSIBLE, 'org.a11y.atspi.Component'];
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
       log.push('GetItems');
       if (!tree.cache) return error(app, msg, 'org.freedesktop.DBus.Error.UnknownMethod');
       const cached = tree.cachedPaths ? new Set(tree.cachedPaths) : undefined;
+      if (cached && walked) for (const path of tree.cachedAfterWalk ?? []) cached.add(path);
       const items = tree.nodes
         .filter((n) => !cached || cached.has(n.path))
         .map((n) => {
@@ -139,6 +144,7 @@ async function main(): Promise<void> {
     if (msg.interface === 'org.a11y.atspi.Collection' && msg.member === 'GetTree') {
       const [, properties] = msg.body as [unknown, string[]];
       log.push(`GetTree ${properties.join(',')}`);
+      walked = true;
       // An empty list means "every property": it crashed Chromium. The fake refuses it loudly.
       if (properties.length === 0) return error(app, msg, 'org.platynui.Test.EmptyPropertyList');
       if (!tree.collection) return error(app, msg, 'org.freedesktop.DBus.Error.UnknownMethod');
