@@ -17,26 +17,41 @@ function packagesLoadedBy(args: readonly string[]): Set<string> {
   return runProbe(args).packages;
 }
 
-/** Runs the CLI as packagesLoadedBy does: the packages it loaded and what it printed. */
-function runProbe(args: readonly string[]): { packages: Set<string>; stdout: string } {
+/**
+ * Runs the CLI as packagesLoadedBy does: the files it loaded on its own thread (CommonJS from the require cache, ES
+ * modules as the module loader's hook saw them), their packages, and what it printed.
+ */
+function runProbe(args: readonly string[]): { files: string[]; packages: Set<string>; stdout: string } {
+  // A file, not --input-type with -e: the XPath worker inherits the process's exec arguments.
+  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-startup-'));
+  const hooks = path.join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `export async function load(url, context, next) {
+      if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n');
+      return next(url, context);
+    }`,
+  );
   const probe = `
-    import { createRequire } from 'node:module';
+    import { createRequire, register } from 'node:module';
+    register(${JSON.stringify(pathToFileURL(hooks).href)});
     const { runCli } = await import(${JSON.stringify(cliModule)});
     const code = await runCli(${JSON.stringify(args)});
     const loaded = Object.keys(createRequire(import.meta.url).cache);
     process.stderr.write('\\n' + JSON.stringify({ code, loaded }) + '\\n');`;
-  // A file, not --input-type with -e: the XPath worker inherits the process's exec arguments.
-  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-startup-'));
   const file = path.join(dir, 'probe.mjs');
   writeFileSync(file, probe);
   const result = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 60_000 });
   rmSync(dir, { recursive: true, force: true });
-  const report = JSON.parse(result.stderr.trim().split('\n').pop() ?? '') as { code: number; loaded: string[] };
+  const lines = result.stderr.trim().split('\n');
+  const report = JSON.parse(lines.pop() ?? '') as { code: number; loaded: string[] };
   assert.equal(report.code, 0, result.stderr);
-  const packages = report.loaded
+  const modules = lines.filter((line) => line.startsWith('loaded ')).map((line) => fileURLToPath(line.slice(7)));
+  const files = [...new Set([...report.loaded, ...modules])];
+  const packages = files
     .filter((file) => file.includes(`${path.sep}node_modules${path.sep}`))
     .map((file) => file.split(`${path.sep}node_modules${path.sep}`).pop()!.split(path.sep)[0]!);
-  return { packages: new Set(packages), stdout: result.stdout };
+  return { files, packages: new Set(packages), stdout: result.stdout };
 }
 
 test('list-providers and a mock query load neither the other commands, the XPath engine nor D-Bus or X11 on the CLI thread', () => {
@@ -51,45 +66,10 @@ test('list-providers and a mock query load neither the other commands, the XPath
   }
 });
 
-/** The files a CLI run loads through the module loader (ES modules too, which the require cache does not list). */
-function modulesLoadedBy(args: readonly string[]): string[] {
-  const dir = mkdtempSync(path.join(tmpdir(), 'platynui-startup-'));
-  try {
-    const hooks = path.join(dir, 'hooks.mjs');
-    writeFileSync(
-      hooks,
-      `export async function load(url, context, next) {
-        if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n');
-        return next(url, context);
-      }`,
-    );
-    const register = path.join(dir, 'register.mjs');
-    writeFileSync(
-      register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});`,
-    );
-    const result = spawnSync(
-      process.execPath,
-      ['--import', register, path.join(root, 'bin/platynui-inspector'), ...args],
-      {
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
-    assert.notEqual(result.status, null, result.stderr);
-    return result.stderr
-      .split('\n')
-      .filter((line) => line.startsWith('loaded '))
-      .map((line) => line.slice('loaded '.length));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 test('check loads the config parser (zod) only for a run with --config', () => {
   const zod = (files: string[]) => files.filter((file) => file.includes('/node_modules/zod/'));
   const run = ['check', '--provider', 'mock', '--format', 'json', '--fail-on', 'never'];
-  const without = modulesLoadedBy(run);
+  const without = runProbe(run).files;
   assert.ok(
     without.some((file) => file.endsWith('/dist/main/cli/commands/check.js')),
     'the probe sees the modules',
@@ -99,7 +79,7 @@ test('check loads the config parser (zod) only for a run with --config', () => {
   try {
     const config = path.join(dir, 'a11y.json');
     writeFileSync(config, '{"rules": {"poor-name": "off"}}');
-    assert.notDeepEqual(zod(modulesLoadedBy([...run, '--config', config])), []);
+    assert.notDeepEqual(zod(runProbe([...run, '--config', config]).files), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
