@@ -140,6 +140,23 @@ async function withProvider(
   }
 }
 
+/**
+ * Runs `body` with a fresh fake application and the process's AT-SPI bus address pointing at its bus (for a Runtime,
+ * which finds the bus from the environment), then restores the address and stops the fake.
+ */
+async function onFakeBus(tree: FakeTree, body: (log: () => Promise<string[]>) => Promise<void>): Promise<void> {
+  const fake = await startFake(tree);
+  const previous = process.env.AT_SPI_BUS_ADDRESS;
+  process.env.AT_SPI_BUS_ADDRESS = address;
+  try {
+    await body(fake.log);
+  } finally {
+    if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
+    else process.env.AT_SPI_BUS_ADDRESS = previous;
+    fake.stop();
+  }
+}
+
 /** withProvider, with the application's tree walked first. */
 function withFakeApp(
   tree: FakeTree,
@@ -404,10 +421,7 @@ test('a partial cache lacking a few nodes: they are read whole in the load, none
 });
 
 test('through the runtime, ids are right in attributes, XPath and a fresh load once asked', async () => {
-  const fake = await startFake(idTree());
-  const previous = process.env.AT_SPI_BUS_ADDRESS;
-  process.env.AT_SPI_BUS_ADDRESS = address;
-  try {
+  await onFakeBus(idTree(), async () => {
     // The fake runs in its own process, so the runtime's default exclusion of its own process does not hide it.
     const runtime = await Runtime.create({ providers: ['atspi'], platform: 'none' });
     const xpath = new XPathService(runtime);
@@ -451,20 +465,13 @@ test('through the runtime, ids are right in attributes, XPath and a fresh load o
     } finally {
       await second.shutdown();
     }
-  } finally {
-    if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
-    else process.env.AT_SPI_BUS_ADDRESS = previous;
-    fake.stop();
-  }
+  });
 });
 
 test('prefetching the applications a query reaches starts their bulk loads, ids with the structure', async () => {
   // What a query or the MCP server does first: by the time the prefetch says the trees are asked for, the bulk load
   // runs (nothing walked below the window yet), and it brings the ids with the structure.
-  const fake = await startFake({ ...idTree(), cachedPaths: ['root', 'win'] });
-  const previous = process.env.AT_SPI_BUS_ADDRESS;
-  process.env.AT_SPI_BUS_ADDRESS = address;
-  try {
+  await onFakeBus({ ...idTree(), cachedPaths: ['root', 'win'] }, async (callLog) => {
     const runtime = await Runtime.create({ providers: ['atspi'], platform: 'none' });
     try {
       await prefetchApplications(runtime, { kind: 'all' }).requested;
@@ -482,7 +489,7 @@ test('prefetching the applications a query reaches starts their bulk loads, ids 
         ],
       );
       assert.equal(data.loadedBy, 'Collection.GetTree+Cache.GetItems');
-      const log = await fake.log();
+      const log = await callLog();
       assert.deepEqual(
         log.filter((line) => line.startsWith('GetTree')),
         ['GetTree ChildCount,AccessibleId'],
@@ -494,11 +501,7 @@ test('prefetching the applications a query reaches starts their bulk loads, ids 
     } finally {
       await runtime.shutdown();
     }
-  } finally {
-    if (previous === undefined) delete process.env.AT_SPI_BUS_ADDRESS;
-    else process.env.AT_SPI_BUS_ADDRESS = previous;
-    fake.stop();
-  }
+  });
 });
 
 test('the lazy walk detects a child that lists its own ancestor, reports it and does not follow it', async () => {
