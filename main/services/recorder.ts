@@ -30,8 +30,15 @@ const FOCUS_LOG_LIMIT = 64;
 function keepLast(log: unknown[], limit: number): void {
   if (log.length > limit) log.splice(0, log.length - limit);
 }
-/** How long after a navigation key (Tab, an arrow ...) its focus or selection change is waited for. */
+/**
+ * How long after a navigation key (Tab, an arrow ...) its focus or selection change is waited for at least, and at
+ * most while no other input came. Input carries the X server's time, events only the time this process read them: a
+ * busy application or process makes a key's events look late, and only the next input tells the effects apart.
+ */
 const KEY_EFFECT_MS = 300;
+const KEY_EFFECT_MAX_MS = 1500;
+/** Presses (keys, buttons, wheel steps) kept to end a navigation key's effect window at the next one. */
+const PRESS_LOG_LIMIT = 64;
 /** How long a key waits at most for the reads of focus and selection events that came in time (or before it). */
 const LATE_READ_MS = 2000;
 /** How long a focus or selection event on an element the tree has not loaded waits for it to be loaded. */
@@ -137,6 +144,8 @@ export class Recorder {
   private readonly containerLog: Array<{ runtimeId: string; at: number; item?: Promise<RuntimeNode | undefined> }> = [];
   /** Focus and selection events still being read (their state), by the time they came. */
   private readonly reading = new Set<{ at: number; done: Promise<void> }>();
+  /** When the recent presses happened, in order (this process's clock). */
+  private readonly pressLog: number[] = [];
   private readonly secretNames = new Map<string, string>();
   private readonly heldModifiers = new Set<string>();
   private readonly hover: HoverTracker;
@@ -300,6 +309,10 @@ export class Recorder {
     if (event.type === 'motion') {
       this.hover.moved(event.point);
       return;
+    }
+    if (event.type === 'wheel' || (event.state === 'press' && !(event.type === 'key' && event.isModifier))) {
+      this.pressLog.push(event.at);
+      keepLast(this.pressLog, PRESS_LOG_LIMIT);
     }
     if (event.type === 'button' && event.state === 'press' && !event.onOwnWindow) {
       this.lastFocusMoveAt = event.at;
@@ -509,7 +522,6 @@ export class Recorder {
     const isFocusKey = FOCUS_KEYS.has(key) && modifiers.every((modifier) => modifier === 'Shift');
     const isSelectionKey = SELECTION_KEYS.has(key) && modifiers.length === 0;
     if (!isFocusKey && !isSelectionKey) return false;
-    const deadline = at + KEY_EFFECT_MS;
     const effectNow = () => this.keyEffect(at, isFocusKey, isSelectionKey, focused);
     // An effect already seen decides whatever the focus was: known only from asking the tree after the key, the
     // focus may be where the key (or what came after it) moved it.
@@ -518,11 +530,12 @@ export class Recorder {
       const patterns = (await focused?.supportedPatterns().catch(() => undefined)) ?? [];
       if (focused?.isSecure || patterns.includes('TextEditable')) return false;
     }
-    while (!effect && performance.now() < deadline) {
+    while (!effect && performance.now() < this.effectWindowEnd(at)) {
       await sleep(10);
       effect = await effectNow();
     }
     // An event that came in time may still be read (a busy application answers late): its answer decides.
+    const deadline = this.effectWindowEnd(at);
     const late = [...this.reading].filter((read) => read.at >= at && read.at <= deadline);
     if (!effect && late.length > 0) {
       await Promise.race([Promise.all(late.map((read) => read.done)), sleep(LATE_READ_MS)]);
@@ -536,6 +549,15 @@ export class Recorder {
   }
 
   /**
+   * Until when events are a navigation key's effect: KEY_EFFECT_MS after it, or longer while no other input came
+   * (up to KEY_EFFECT_MAX_MS); the next press's effects are its own.
+   */
+  private effectWindowEnd(at: number): number {
+    const next = this.pressLog.find((pressedAt) => pressedAt > at) ?? Number.POSITIVE_INFINITY;
+    return Math.max(at + KEY_EFFECT_MS, Math.min(next, at + KEY_EFFECT_MAX_MS));
+  }
+
+  /**
    * What the key did so far: an item selected since, or the focus moved since to another element (Tab), or, for an
    * arrow key, to an item that is selected now (a list whose rows announce only the focus), or the item a list that
    * announced its selection as a whole names selected (a list whose rows announce nothing).
@@ -546,7 +568,8 @@ export class Recorder {
     isSelectionKey: boolean,
     focused: RuntimeNode | undefined,
   ): Promise<{ kind: 'focus' | 'select'; node: RuntimeNode } | undefined> {
-    const inTime = (entry: { at: number }) => entry.at >= at && entry.at <= at + KEY_EFFECT_MS;
+    const end = this.effectWindowEnd(at);
+    const inTime = (entry: { at: number }) => entry.at >= at && entry.at <= end;
     const selected = isSelectionKey ? this.selectionLog.findLast(inTime) : undefined;
     if (selected) return { kind: 'select', node: selected.node };
     if (isFocusKey) {

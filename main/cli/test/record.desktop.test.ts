@@ -33,21 +33,43 @@ const FORM = "//Frame[@Name='Recorder form']";
 const PASSWORD = 'Pa<ss> w0rd\\';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [bin, ...args], { env: sessionEnv(), encoding: 'utf8', timeout: 60_000 });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+/**
+ * Runs the CLI without blocking this process: the recorder runs here, and a synchronous child would hold its event
+ * loop, so the accessibility events of a key would be read (and timed) only after the child ended.
+ */
+async function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { env: sessionEnv(), timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
 }
 
-function status(description: string): string {
-  const run = cli(['query', `string(${FORM}//Label[@Description='${description}']/@Name)`]);
+/** The string an XPath expression gives, as `query` prints it (empty while the application cannot answer yet). */
+async function queryText(expression: string): Promise<string> {
+  return (await cli(['query', expression])).stdout.trim();
+}
+
+/** Like queryText, for an application that is up: a failed query fails the test with its error. */
+async function labelText(expression: string): Promise<string> {
+  const run = await cli(['query', expression]);
   assert.equal(run.status, 0, run.stderr);
   return run.stdout.trim();
 }
 
-async function eventually(read: () => string, expected: string, what: string, timeoutMs = 10_000): Promise<void> {
+const status = (description: string) => labelText(`string(${FORM}//Label[@Description='${description}']/@Name)`);
+
+async function eventually(
+  read: () => Promise<string>,
+  expected: string,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = read();
+    const value = await read();
     if (value === expected) return;
     if (Date.now() > deadline)
       assert.fail(`${what}: still ${JSON.stringify(value)}, expected ${JSON.stringify(expected)}`);
@@ -131,7 +153,7 @@ let dir: string;
 async function freshForm(): Promise<void> {
   await form?.stop();
   form = await launchPythonGtkApp('gtk3-recorder-form.py', sessionEnv(), { args: ['240', '160'] });
-  await eventually(() => cli(['query', `count(${FORM}//Button[@Name='Submit'])`]).stdout.trim(), '1', 'the form');
+  await eventually(() => queryText(`count(${FORM}//Button[@Name='Submit'])`), '1', 'the form');
 }
 
 before(async () => {
@@ -184,7 +206,7 @@ describe('record: a flow on a real GTK form replays from its exports (desktop)',
     assert.deepEqual(steps[3]!.action, { kind: 'type', parts: [{ kind: 'secret', variable: 'PASSWORD_1' }] });
     assert.deepEqual(steps[5]!.action, { kind: 'click', button: 'left', count: 2 });
     for (const step of steps) assert.ok(step.target.locators.length > 0, `${step.target.name}: a verified locator`);
-    assert.equal(status('count-status'), 'count 2');
+    assert.equal(await status('count-status'), 'count 2');
     recordedState = endState();
     assert.match(recordedState, /Ada Lovelace/);
     for (const format of ['robot', 'python', 'dogtail', 'cli'] as const) {
@@ -224,7 +246,7 @@ describe('record: a flow on a real GTK form replays from its exports (desktop)',
       assert.ok(Date.now() < deadline && child.exitCode === null, `record did not start: ${stderr}`);
       await sleep(100);
     }
-    assert.equal(cli(['pointer', 'click', `${FORM}//Button[@Name='Add']`]).status, 0);
+    assert.equal((await cli(['pointer', 'click', `${FORM}//Button[@Name='Add']`])).status, 0);
     while (!stderr.includes('recorded 1: click Button "Add"')) {
       assert.ok(Date.now() < deadline, `no step announced: ${stderr}`);
       await sleep(100);
@@ -247,22 +269,16 @@ describe('record: a colour list flow with focus and select steps replays from it
   let steps: RecordedStep[] = [];
   let recordedState = '';
 
-  const label = (description: string) => {
-    const run = cli(['query', `string(${LIST}//Label[@Description='${description}']/@Name)`]);
-    assert.equal(run.status, 0, run.stderr);
-    return run.stdout.trim();
-  };
-  const selections = () => `${label('selection-status')}|${label('size-status')}`;
-  const entries = () =>
-    ['Note', 'Remark']
-      .map((name) => cli(['query', `string(${LIST}//Text[@Name='${name}']/@Text)`]).stdout.trim())
-      .join('|');
+  const label = (description: string) => labelText(`string(${LIST}//Label[@Description='${description}']/@Name)`);
+  const selections = async () => `${await label('selection-status')}|${await label('size-status')}`;
+  const entries = async () =>
+    `${await queryText(`string(${LIST}//Text[@Name='Note']/@Text)`)}|${await queryText(`string(${LIST}//Text[@Name='Remark']/@Text)`)}`;
   const END_SELECTIONS = 'selected Green|size Medium';
 
   async function freshList(): Promise<void> {
     await list?.stop();
     list = await launchPythonGtkApp('gtk3-colour-list.py', sessionEnv(), { args: ['700', '120'] });
-    await eventually(() => cli(['query', `count(${LIST}//item:ListItem)`]).stdout.trim(), '7', 'the colour list');
+    await eventually(() => queryText(`count(${LIST}//item:ListItem)`), '7', 'the colour list');
   }
 
   after(async () => list?.stop());
@@ -323,7 +339,7 @@ describe('record: a colour list flow with focus and select steps replays from it
       await freshList();
       replay(format, steps);
       await eventually(entries, 'ok|fine', 'the replayed typing');
-      assert.equal(selections(), END_SELECTIONS);
+      assert.equal(await selections(), END_SELECTIONS);
       assert.equal(snapshotWithoutGeometry(sessionEnv(), LIST), recordedState);
     });
   }
@@ -332,7 +348,7 @@ describe('record: a colour list flow with focus and select steps replays from it
 /** Types each key in turn and waits until `read` shows what the key should have done. */
 async function typeAndSee(
   keyboard: KeyboardController,
-  read: () => string,
+  read: () => Promise<string>,
   keys: ReadonlyArray<readonly [string, string]>,
 ): Promise<void> {
   for (const [key, expected] of keys) {
@@ -352,17 +368,14 @@ describe('record: Down in a GTK 3 tree view is a select step that replays (deskt
   let app: LaunchedApp | undefined;
   let steps: RecordedStep[] = [];
 
-  const fruit = () => cli(['query', `string(${WINDOW}//Label[@Description='fruit-status']/@Name)`]).stdout.trim();
+  const fruit = () => queryText(`string(${WINDOW}//Label[@Description='fruit-status']/@Name)`);
   const selectedRows = () =>
-    cli([
-      'query',
-      `string-join(${WINDOW}//Table[@Name='Fruits']/item:TableCell[@IsSelected = true()]/@Name, ',')`,
-    ]).stdout.trim();
+    queryText(`string-join(${WINDOW}//Table[@Name='Fruits']/item:TableCell[@IsSelected = true()]/@Name, ',')`);
 
   async function freshTree(): Promise<void> {
     await app?.stop();
     app = await launchPythonGtkApp('gtk3-tree-list.py', sessionEnv(), { args: ['700', '160'] });
-    await eventually(() => cli(['query', `count(${WINDOW}//Text[@Name='Before'])`]).stdout.trim(), '1', 'the tree');
+    await eventually(() => queryText(`count(${WINDOW}//Text[@Name='Before'])`), '1', 'the tree');
   }
 
   after(async () => app?.stop());
@@ -394,10 +407,10 @@ describe('record: Down in a GTK 3 tree view is a select step that replays (deskt
     test(`the ${format === 'cli' ? 'shell script of CLI commands' : 'dogtail script'} selects Cherry in a fresh tree`, async () => {
       assert.ok(steps.length > 0, 'the recording test ran');
       await freshTree();
-      assert.equal(selectedRows(), '');
+      assert.equal(await selectedRows(), '');
       replay(format, steps);
       await eventually(fruit, 'fruit Cherry', 'the replayed selection');
-      assert.equal(selectedRows(), 'Cherry');
+      assert.equal(await selectedRows(), 'Cherry');
     });
   }
 });
@@ -409,9 +422,9 @@ describe('record: Down in Chromium listboxes is a select step that replays (desk
   let browser: LaunchedApp | undefined;
   let steps: RecordedStep[] = [];
 
-  const selections = () => cli(['query', `string(${PAGE}//*[@Name='listbox-status']/@Text)`]).stdout.trim();
+  const selections = () => queryText(`string(${PAGE}//*[@Name='listbox-status']/@Text)`);
   const selectedOptions = () =>
-    cli(['query', `string-join(${PAGE}//ListBox/item:ListItem[@IsSelected = true()]/@Name, ',')`]).stdout.trim();
+    queryText(`string-join(${PAGE}//ListBox/item:ListItem[@IsSelected = true()]/@Name, ',')`);
 
   async function freshPage(): Promise<void> {
     await browser?.stop();
@@ -459,7 +472,7 @@ describe('record: Down in Chromium listboxes is a select step that replays (desk
       await freshPage();
       replay(format, steps);
       await eventually(selections, 'Earth|Copper', 'the replayed selections');
-      assert.equal(selectedOptions(), 'Earth,Copper');
+      assert.equal(await selectedOptions(), 'Earth,Copper');
     });
   }
 });

@@ -260,6 +260,44 @@ describe('Recorder: a list that announces its selection only as a whole (mock de
     }
   });
 
+  /**
+   * Types the keys into the focused list with the pauses given (ms after each), then Banana is selected (the
+   * application's late answer); the recorded steps as kind, role and name.
+   */
+  async function recordKeysThenSelection(keys: ReadonlyArray<readonly [string, number]>): Promise<unknown[]> {
+    const { items } = await xpath.evaluate("//List[@Name='Fruits']");
+    const list = items[0]?.type === 'node' ? items[0].node : undefined;
+    assert.ok(list);
+    await (await item('Apple')).performAction({ action: 'select' });
+    const recorder = await Recorder.start(runtime, xpath);
+    await list.performAction({ action: 'focus' });
+    for (const [key, pauseMs] of keys) {
+      await keyboard.type(key);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    await (await item('Banana')).performAction({ action: 'select' });
+    const steps = await recorder.stop();
+    return steps.map((step) => [step.action.kind, step.target.role, step.target.name]);
+  }
+
+  it("takes a selection that came late (a busy application) as the key's effect while no other input came", async () => {
+    assert.deepEqual(await recordKeysThenSelection([['<Down>', 700]]), [['select', 'ListItem', 'Banana']]);
+  });
+
+  it("ends a key's effect window at the next key: a later selection is the next key's", async () => {
+    // The first Down did nothing; the selection 450 ms after it came 50 ms after the second.
+    assert.deepEqual(
+      await recordKeysThenSelection([
+        ['<Down>', 400],
+        ['<Down>', 50],
+      ]),
+      [
+        ['type', 'List', 'Fruits'],
+        ['select', 'ListItem', 'Banana'],
+      ],
+    );
+  });
+
   it('leaves a selection the list announced before the key out of it', async () => {
     const [apple] = [await item('Apple')];
     const recorder = await Recorder.start(runtime, xpath);
