@@ -69,23 +69,22 @@ export function composeAttributes(
   return result;
 }
 
+/** The runtime's own attributes by name: their values from what the runtime knows (undefined: the node has none). */
+const OWN_ATTRIBUTES: { [name: string]: (facts: NodeFacts, patterns: readonly string[]) => UiValue | undefined } = {
+  [AttributeNames.RuntimeId]: (facts) => uiString(facts.runtimeId),
+  [AttributeNames.Name]: (facts) => uiString(facts.name),
+  [AttributeNames.Id]: (facts) => (facts.id ? uiString(facts.id) : undefined),
+  [AttributeNames.Technology]: (facts) => uiString(facts.technology),
+  [AttributeNames.SupportedPatterns]: (_facts, patterns) => uiArray(patterns.map((pattern) => uiString(pattern))),
+};
+
+/** The names of the attributes the runtime adds where the provider lists none (ownAttribute). */
+export const OWN_ATTRIBUTE_NAMES: readonly string[] = Object.keys(OWN_ATTRIBUTES);
+
 /** The attribute the runtime adds under this name when the provider lists none (see RuntimeNode.attributesNamed). */
 export function ownAttribute(name: string, facts: NodeFacts, patterns: readonly string[]): AttributeEntry | undefined {
-  const control = (value: UiValue): AttributeEntry => ({ namespace: 'control', name, value });
-  switch (name) {
-    case AttributeNames.RuntimeId:
-      return control(uiString(facts.runtimeId));
-    case AttributeNames.Name:
-      return control(uiString(facts.name));
-    case AttributeNames.Id:
-      return facts.id ? control(uiString(facts.id)) : undefined;
-    case AttributeNames.Technology:
-      return control(uiString(facts.technology));
-    case AttributeNames.SupportedPatterns:
-      return control(uiArray(patterns.map((pattern) => uiString(pattern))));
-    default:
-      return undefined;
-  }
+  const value = Object.hasOwn(OWN_ATTRIBUTES, name) ? OWN_ATTRIBUTES[name]!(facts, patterns) : undefined;
+  return value === undefined ? undefined : { namespace: 'control', name, value };
 }
 
 const ALIAS = /^(.+)\.(X|Y|Width|Height)$/;

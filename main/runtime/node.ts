@@ -1,20 +1,17 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
-import { composeAttributes, needsPatterns, ownAttribute, type NodeFacts } from '../core/node-attributes.js';
+import {
+  composeAttributes,
+  needsPatterns,
+  OWN_ATTRIBUTE_NAMES,
+  ownAttribute,
+  type NodeFacts,
+} from '../core/node-attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import type { Namespace } from '../../shared/model/namespaces.js';
 import type { UiValue } from '../../shared/model/values.js';
 import { uiString } from '../../shared/model/values.js';
 import type { ActionRequest, ProviderAttribute, ProviderNode } from '../core/provider.js';
-
-/** The attributes the runtime adds where the provider lists none (ownAttribute). */
-const OWN_ATTRIBUTE_NAMES: readonly string[] = [
-  AttributeNames.RuntimeId,
-  AttributeNames.Name,
-  AttributeNames.Id,
-  AttributeNames.Technology,
-  AttributeNames.SupportedPatterns,
-];
 
 /** Placeholder of an entry whose value is still being read (replaced before the entry is handed out). */
 const NO_VALUE: UiValue = uiString('');
@@ -323,21 +320,7 @@ export class RuntimeNode {
 
   /** ownAttribute when it needs no call: the entry, undefined when there is none, null when it must be read. */
   private heldOwnAttribute(name: string): AttributeEntry | undefined | null {
-    const control = (value: UiValue): AttributeEntry => ({ namespace: 'control', name, value });
-    switch (name) {
-      case AttributeNames.RuntimeId:
-        return control(uiString(this.runtimeId));
-      case AttributeNames.Name:
-        return control(uiString(this.name));
-      case AttributeNames.Id:
-        return this.id ? control(uiString(this.id)) : undefined;
-      case AttributeNames.Technology:
-        return control(uiString(this.technology));
-      case AttributeNames.SupportedPatterns:
-        return null;
-      default:
-        return undefined;
-    }
+    return name === AttributeNames.SupportedPatterns ? null : ownAttribute(name, this.facts(this.id), []);
   }
 
   /** The provider's attribute list: the one it holds now (peekAttributes), else asked for once until invalidated. */
