@@ -169,8 +169,7 @@ export class LocatorIndex {
    * match is reached through that node, which every refinement still matches (their steps are built from the node
    * and its ancestors).
    */
-  selectsItsNodeAlone(step: Step): boolean {
-    const text = stepText(step);
+  selectsItsNodeAlone(step: Step, text = stepText(step)): boolean {
     let alone = this.aloneByStep.get(text);
     if (alone === undefined) {
       let found = 0;
@@ -287,14 +286,20 @@ const targetPositions = new WeakMap<Step, number>();
 /** Per positional step, per parent: the child at the step's position (found once, not once per child). */
 const childrenAtPosition = new WeakMap<Step, Map<LocatorNode, LocatorNode | null>>();
 
-function matchesStep(node: LocatorNode, step: Step): boolean {
-  if (!matchesTest(node, step)) return false;
-  if (!step.position) return true;
+/** positionOf the step's own node, found once per step (rendering and matching ask for it). */
+function stepPosition(step: Step): number {
   let position = targetPositions.get(step);
   if (position === undefined) {
     position = positionOf(step.node, step);
     targetPositions.set(step, position);
   }
+  return position;
+}
+
+function matchesStep(node: LocatorNode, step: Step): boolean {
+  if (!matchesTest(node, step)) return false;
+  if (!step.position) return true;
+  const position = stepPosition(step);
   const parent = node.parent;
   if (!parent) return position === 0;
   let byParent = childrenAtPosition.get(step);
@@ -473,7 +478,7 @@ export function renderStep(step: Step): string {
   const preds = step.preds.map((key) => `@${key}=${xpathString(step.node.attributes.get(key) ?? '')}`);
   if (step.title !== undefined) preds.push(`contains(@Name,${xpathString(step.title)})`);
   const attributePart = preds.length > 0 ? `[${preds.join(' and ')}]` : '';
-  const positionPart = step.position ? `[${positionOf(step.node, step)}]` : '';
+  const positionPart = step.position ? `[${stepPosition(step)}]` : '';
   const hasPart = step.has
     ? `[${step.has.via ? '*/' : ''}${qualifiedRole(step.has.child.namespace, step.has.child.role)}[@${
         step.has.key
@@ -489,6 +494,13 @@ function stepText(step: Step): string {
   let text = renderedSteps.get(step);
   if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
   return text;
+}
+
+/** A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built). */
+function withRole(step: Step): Step {
+  return !step.role && !step.position && (step.preds.length > 0 || step.title !== undefined)
+    ? { ...step, role: true }
+    : step;
 }
 
 function renderPath(path: Path): string {
@@ -693,6 +705,9 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     path: Path;
     matches: readonly LocatorNode[];
     seq: number;
+    xpath: string;
+    /** The XPath of the steps after the first (`/Panel[1]//Button`): the refinements of the path share it. */
+    rest: string;
   }
   // Best first: the candidate selecting the fewest nodes is refined next (plain ROBULA+ is breadth first), so large
   // trees do not spend the budget on refinements of `//Button` that select thousands of nodes.
@@ -706,42 +721,68 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     path: Path,
     xpath: string,
     superset: readonly LocatorNode[] | undefined,
-    same: boolean,
+    refined?: Step,
+    refinedText?: string,
   ): readonly LocatorNode[] => {
     counted++;
-    return index.selected(xpath, () => (same && superset ? superset : index.select(path, superset)));
+    return index.selected(xpath, () =>
+      superset && refined && index.selectsItsNodeAlone(refined, refinedText) ? superset : index.select(path, superset),
+    );
   };
 
   /**
    * Counts a candidate: kept when unique, queued for refinement when it selects the target among others. With a
    * superset, `refined` is the first step of the path that selected it: the candidate specialises that step or adds
-   * levels above it (see selectsItsNodeAlone).
+   * levels above it (see selectsItsNodeAlone). `rest` is the XPath of the path's steps after the first.
    */
+  const count = (
+    path: Path,
+    xpath: string,
+    rest: string,
+    superset: readonly LocatorNode[] | undefined,
+    refined?: Step,
+    refinedText?: string,
+  ): readonly LocatorNode[] | undefined => {
+    if (seen.has(xpath)) return undefined;
+    seen.add(xpath);
+    const matches = matchAll(path, xpath, superset, refined, refinedText);
+    if (matches.length === 1 && matches[0] === target) {
+      // Over-specified: the same path without its positions is unique already (and found on its own).
+      if (path.some((step) => step.position)) {
+        const plain = path.map((step) => ({ ...step, position: false }));
+        if (matchAll(plain, renderPath(plain), undefined).length === 1) return matches;
+      }
+      unique.push({ path, xpath });
+    } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++, xpath, rest });
+    return matches;
+  };
+
   const consider = (
     raw: Path,
     superset: readonly LocatorNode[] | undefined,
     refined?: Step,
   ): readonly LocatorNode[] | undefined => {
     if (raw.length > config.maxSteps) return undefined;
-    // A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built).
-    const path = raw.map((step) =>
-      !step.role && !step.position && (step.preds.length > 0 || step.title !== undefined)
-        ? { ...step, role: true }
-        : step,
-    );
+    const path = raw.map(withRole);
     const xpath = renderPath(path);
-    if (seen.has(xpath)) return undefined;
-    seen.add(xpath);
-    const matches = matchAll(path, xpath, superset, refined !== undefined && index.selectsItsNodeAlone(refined));
-    if (matches.length === 1 && matches[0] === target) {
-      // Over-specified: the same path without its positions is unique already (and found on its own).
-      if (path.some((step) => step.position)) {
-        const plain = path.map((step) => ({ ...step, position: false }));
-        if (matchAll(plain, renderPath(plain), undefined, false).length === 1) return matches;
-      }
-      unique.push({ path, xpath });
-    } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });
-    return matches;
+    return count(path, xpath, xpath.slice(2 + stepText(path[0]!).length), superset, refined);
+  };
+
+  /**
+   * consider([first, ...tail]) for a refinement of a queued path: the tail's steps are a considered path's (with
+   * their roles), rendered as `tailText`; `refinedText` is the rendering of `refined`.
+   */
+  const considerAbove = (
+    first: Step,
+    tail: Path,
+    tailText: string,
+    superset: readonly LocatorNode[],
+    refined: Step,
+    refinedText: string,
+  ): readonly LocatorNode[] | undefined => {
+    if (tail.length >= config.maxSteps) return undefined;
+    const step = withRole(first);
+    return count([step, ...tail], `//${renderStep(step)}${tailText}`, tailText, superset, refined, refinedText);
   };
   /** Still selects the target among others: worth scoping further. */
   const ambiguous = (matches: readonly LocatorNode[] | undefined): matches is readonly LocatorNode[] =>
@@ -799,11 +840,12 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   }
 
   while (queue.size > 0 && unique.length < want && counted < config.budget) {
-    const { path, matches } = queue.pop()!;
+    const { path, matches, xpath, rest: restText } = queue.pop()!;
     const top = path[0]!;
     const rest = path.slice(1);
-    const replaceTop = (step: Step, superset: readonly LocatorNode[] | undefined) =>
-      consider([step, ...rest], superset, top);
+    const topText = xpath.slice(2, xpath.length - restText.length);
+    const replaceTop = (step: Step, superset: readonly LocatorNode[]) =>
+      considerAbove(step, rest, restText, superset, top, topText);
     // Every change of the top step below specialises it (role, attributes, title, content, position), so the nodes
     // it selected are a superset of what the specialised path selects, also when the top step is the last one.
     const superset = matches;
@@ -828,7 +870,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
       const parent = top.node.parent;
       if (parent && parent !== root) {
         const step: Step = { node: parent, axis: '//', role: isApplication(parent), preds: [], position: false };
-        consider([step, { ...top, axis: '/' }, ...rest], matches, top);
+        considerAbove(step, [{ ...top, axis: '/' }, ...rest], `/${topText}${restText}`, matches, top, topText);
         let anchors = 0;
         for (
           let ancestor: LocatorNode | null = parent;
@@ -838,7 +880,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
           if (!index.anchor(ancestor)) continue;
           anchors++;
           const jump: Step = { node: ancestor, axis: '//', role: true, preds: [], position: false };
-          consider([jump, { ...top, axis: '//' }, ...rest], matches, top);
+          considerAbove(jump, [{ ...top, axis: '//' }, ...rest], `//${topText}${restText}`, matches, top, topText);
         }
       }
     }
