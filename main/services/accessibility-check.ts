@@ -1,11 +1,11 @@
 import { HELD_CHECK_ATTRIBUTE_NAMES, onDemandCheckAttributes } from '../../shared/checks/attributes.js';
 import type { CheckConfig } from '../../shared/checks/config.js';
 import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
-import { isShowingByAttributes } from '../../shared/checks/facts.js';
+import { isShowingByAttributes, SHOWING_ATTRIBUTE_KEYS } from '../../shared/checks/facts.js';
 import { newCheckNode, type CheckNode } from '../../shared/checks/model.js';
 import { attributeKey } from '../../shared/model/namespaces.js';
 import { AttributeNames, type AttributeEntry } from '../../shared/model/attributes.js';
-import { uiArray, uiString } from '../../shared/model/values.js';
+import { uiArray, uiString, type UiValue } from '../../shared/model/values.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
@@ -50,10 +50,12 @@ function patternsEntry(patterns: readonly string[]): AttributeEntry {
 }
 
 function onDemandOf(node: RuntimeNode, held: readonly AttributeEntry[]): readonly string[] {
-  const showing = isShowingByAttributes(
-    new Map(held.map((entry) => [attributeKey(entry.namespace, entry.name), entry.value] as const)),
-  );
-  return onDemandCheckAttributes(node.namespace, node.role, node.name, showing);
+  const showingAttributes = new Map<string, UiValue>();
+  for (const entry of held) {
+    const key = attributeKey(entry.namespace, entry.name);
+    if (SHOWING_ATTRIBUTE_KEYS.has(key)) showingAttributes.set(key, entry.value);
+  }
+  return onDemandCheckAttributes(node.namespace, node.role, node.name, isShowingByAttributes(showingAttributes));
 }
 
 function readNamed(node: RuntimeNode, names: readonly string[]): Promise<AttributeEntry[]> {

@@ -83,6 +83,9 @@ export function isShowing(node: CheckNode): boolean {
   return isShowingByAttributes(node.attributes);
 }
 
+/** The attributes isShowingByAttributes reads, by key. */
+export const SHOWING_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([NATIVE_STATES, A.IsVisible, A.IsOffscreen]);
+
 /** isShowing over attributes keyed as a CheckNode keys them, also before the node is built (what to read of it). */
 export function isShowingByAttributes(attributes: ReadonlyMap<string, UiValue>): boolean {
   const states = attributes.get(NATIVE_STATES);
