@@ -97,11 +97,22 @@ async function readCheckAttributes(node: RuntimeNode): Promise<readonly Attribut
  * without a promise each (peekAttributesNamed).
  */
 async function loadRegion(root: RuntimeNode, runtime: Runtime): Promise<void> {
-  const load = async (node: RuntimeNode): Promise<void> => {
-    const children =
-      runtime.peekStructuralChildren(node) ??
-      (await runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []));
-    await Promise.all(children.map(load));
+  // Held children are walked without a promise each; only those still to be fetched wait.
+  const loadAll = (children: readonly RuntimeNode[]): Promise<unknown> | undefined => {
+    let pending: Promise<unknown>[] | undefined;
+    for (const child of children) {
+      const loading = load(child);
+      if (loading) (pending ??= []).push(loading);
+    }
+    return pending && Promise.all(pending);
+  };
+  const load = (node: RuntimeNode): Promise<unknown> | undefined => {
+    const held = runtime.peekStructuralChildren(node);
+    if (held) return loadAll(held);
+    return runtime
+      .structuralChildren(node)
+      .catch((): readonly RuntimeNode[] => [])
+      .then(loadAll);
   };
   await load(root);
   const tops =
