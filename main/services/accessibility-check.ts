@@ -45,8 +45,18 @@ export interface AccessibilityCheckResult {
 
 const DEFAULT_MAX_LOCATED = 500;
 
+/** The SupportedPatterns entry of each set of patterns, made once: the nodes of a page share a few sets. */
+const patternEntries = new Map<string, AttributeEntry>();
+const MAX_PATTERN_SETS = 1000;
+
 function patternsEntry(patterns: readonly string[]): AttributeEntry {
-  return { namespace: 'control', name: AttributeNames.SupportedPatterns, value: uiArray(patterns.map(uiString)) };
+  const key = patterns.join('\n');
+  let entry = patternEntries.get(key);
+  if (!entry) {
+    entry = { namespace: 'control', name: AttributeNames.SupportedPatterns, value: uiArray(patterns.map(uiString)) };
+    if (patternEntries.size < MAX_PATTERN_SETS) patternEntries.set(key, entry);
+  }
+  return entry;
 }
 
 function onDemandOf(node: RuntimeNode, held: readonly AttributeEntry[]): readonly string[] {
