@@ -80,6 +80,8 @@ export function isEnabled(node: CheckNode): boolean {
 
 /** Shown on screen as far as the provider says: visible and not reported off screen. */
 export function isShowing(node: CheckNode): boolean {
+  // The node's state names are made into a set once (nativeStates), not on every question.
+  if (node.attributes.get(NATIVE_STATES)) return nativeStates(node).has('showing') && nativeStates(node).has('visible');
   return isShowingByAttributes(node.attributes);
 }
 
