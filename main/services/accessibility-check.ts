@@ -15,7 +15,7 @@ import { selectNodes } from './select-nodes.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
 import { TAB_ORDER_RULE_IDS } from '../../shared/checks/rules/tab-order.js';
-import { walkTabOrder, type TabOrderOptions, type TabOrderWindow } from './tab-order.js';
+import type { TabOrderOptions, TabOrderWindow } from './tab-order.js';
 
 export interface AccessibilityCheckOptions {
   /** XPath selecting the subtrees to check; the whole desktop when neither it nor `root` is given. */
@@ -225,7 +225,9 @@ export async function checkAccessibility(
   }
   const measured = options.contrast !== false && (await measureContrast(runtime, trees));
   // After the contrast: the walk brings windows to the front and may draw markers on the screen.
-  const tabOrder = options.tabOrder ? await walkTabOrder(runtime, xpath, trees, options.tabOrder) : undefined;
+  const tabOrder = options.tabOrder
+    ? await (await import('./tab-order.js')).walkTabOrder(runtime, xpath, trees, options.tabOrder)
+    : undefined;
   const unavailable = new Set([...(measured ? [] : [textContrast.id]), ...(tabOrder ? [] : TAB_ORDER_RULE_IDS)]);
   const report = runChecks(trees, {
     config: options.config,

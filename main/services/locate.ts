@@ -11,13 +11,8 @@ import {
   type LocatorTree,
 } from '../../shared/locators/tree.js';
 import { selectNodesFast, verifyLocators } from '../../shared/locators/verify-candidates.js';
-import { dogtailPath } from '../../shared/export/dogtail.js';
-import {
-  parseExportAction,
-  renderExport,
-  type ExportFormat,
-  type ExportTarget,
-} from '../../shared/export/templates.js';
+// The export modules (templates, dogtail paths) load with the first locate or export: check needs neither.
+import type { ExportFormat, ExportTarget } from '../../shared/export/templates.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
@@ -194,7 +189,10 @@ async function makeLocators(
   targets: readonly RuntimeNode[],
   options: { timeoutMs?: number },
 ): Promise<ExportTarget[]> {
-  const tree = await captureLocatorTree(runtime, targets);
+  const [tree, { dogtailPath }] = await Promise.all([
+    captureLocatorTree(runtime, targets),
+    import('../../shared/export/dogtail.js'),
+  ]);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
   const index = new LocatorIndex(tree);
   const out: ExportTarget[] = [];
@@ -292,6 +290,7 @@ export async function exportNode(
   format: ExportFormat,
   action: string,
 ): Promise<{ code: string; locators: Locator[] }> {
+  const { parseExportAction, renderExport } = await import('../../shared/export/templates.js');
   const parsedAction = parseExportAction(action);
   const targets = await locateNodes(runtime, xpath, [node]);
   return {
