@@ -2,7 +2,10 @@
 // process timed from spawn to exit, contrast included (one screenshot), without --tab-order. Baselines in the same
 // run: `snapshot` of the same application (reading the tree alone) and `node -e 0`. Goal (issue 19): under 2 s.
 //
-//   node dist/bench/check-large.js [--rows 2000] [--repeat 5]
+//   node dist/bench/check-large.js [--rows 2000] [--repeat 5] [--vs OTHER/bin/platynui-inspector] [--cli SCRIPT]
+// --vs times another build's check in the same rounds (a change against main under the same load) and says whether
+// its JSON output is the same; --cli runs a script instead of bin/platynui-inspector for check (a wrapper that
+// re-spawns node with --cpu-prof, say).
 // Runs inside the desktop session when DISPLAY and DBUS_SESSION_BUS_ADDRESS are set, else starts its own.
 import { fixtureUrl, launchChromium, tableReadyTitle } from '../e2e/support/apps.js';
 import {
@@ -15,7 +18,9 @@ import {
   printLoad,
   ratio,
   report,
+  stringOption,
   timeRoundRobin,
+  type ProcessSpec,
 } from './_cli.js';
 
 const CHECK_GOAL_MS = 2000;
@@ -32,20 +37,28 @@ async function main(): Promise<void> {
     if (!summary) throw new Error(`check printed no summary: ${checked[0]!.runs[0]!.stdout.slice(-500)}`);
     line('check.nodes', Number(summary[1]), 'nodes');
     line('check.rules', Number(summary[2]), 'rules');
+    const checkArgs = ['check', app, '--format', 'json', '--fail-on', 'never'];
+    const wrapper = stringOption('--cli');
+    const other = stringOption('--vs');
+    const specs: [string, ProcessSpec][] = [
+      ['check', wrapper ? { command: process.execPath, args: [wrapper, ...checkArgs] } : cli(checkArgs)],
+      ['snapshot', cli(['snapshot', app, '--format', 'json'])],
+      ['node.floor', NODE_FLOOR],
+    ];
+    if (other) specs.push(['other.check', { command: process.execPath, args: [other, ...checkArgs] }]);
     printLoad('before');
-    const [check, snapshot, floor] = await timeRoundRobin(
-      [
-        ['check', cli(['check', app, '--format', 'json', '--fail-on', 'never'])],
-        ['snapshot', cli(['snapshot', app, '--format', 'json'])],
-        ['node.floor', NODE_FLOOR],
-      ],
-      repeat,
-    );
+    const [check, snapshot, floor, otherCheck] = await timeRoundRobin(specs, repeat);
     printLoad('after');
     const checkFigures = report(check!);
     report(snapshot!);
     report(floor!);
     ratio('check.vs.snapshot', check!, snapshot!);
+    if (otherCheck) {
+      report(otherCheck);
+      ratio('check.vs.other', check!, otherCheck);
+      const outputs = new Set([...check!.runs, ...otherCheck.runs].map((run) => run.stdout));
+      line('check.outputs.distinct', outputs.size, 'outputs');
+    }
     goal(
       `check of ${summary[1]} nodes under ${CHECK_GOAL_MS} ms`,
       checkFigures.medianMs < CHECK_GOAL_MS,

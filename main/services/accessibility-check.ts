@@ -1,13 +1,12 @@
 import { HELD_CHECK_ATTRIBUTE_NAMES, onDemandCheckAttributes } from '../../shared/checks/attributes.js';
 import type { CheckConfig } from '../../shared/checks/config.js';
 import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
-import { isShowingByAttributes } from '../../shared/checks/facts.js';
-import { checkTreeFromSnapshot, type CheckNode } from '../../shared/checks/model.js';
+import { isShowingByAttributes, SHOWING_ATTRIBUTE_KEYS } from '../../shared/checks/facts.js';
+import { newCheckNode, type CheckNode } from '../../shared/checks/model.js';
 import { attributeKey } from '../../shared/model/namespaces.js';
 import { AttributeNames, type AttributeEntry } from '../../shared/model/attributes.js';
-import { uiArray, uiString } from '../../shared/model/values.js';
+import { uiArray, uiString, type UiValue } from '../../shared/model/values.js';
 import { InspectorError } from '../../shared/model/errors.js';
-import type { SnapshotNode } from '../../shared/snapshot/model.js';
 import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -16,7 +15,7 @@ import { selectNodes } from './select-nodes.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
 import { TAB_ORDER_RULE_IDS } from '../../shared/checks/rules/tab-order.js';
-import { walkTabOrder, type TabOrderOptions, type TabOrderWindow } from './tab-order.js';
+import type { TabOrderOptions, TabOrderWindow } from './tab-order.js';
 
 export interface AccessibilityCheckOptions {
   /** XPath selecting the subtrees to check; the whole desktop when neither it nor `root` is given. */
@@ -46,15 +45,27 @@ export interface AccessibilityCheckResult {
 
 const DEFAULT_MAX_LOCATED = 500;
 
+/** The SupportedPatterns entry of each set of patterns, made once: the nodes of a page share a few sets. */
+const patternEntries = new Map<string, AttributeEntry>();
+const MAX_PATTERN_SETS = 1000;
+
 function patternsEntry(patterns: readonly string[]): AttributeEntry {
-  return { namespace: 'control', name: AttributeNames.SupportedPatterns, value: uiArray(patterns.map(uiString)) };
+  const key = patterns.join('\n');
+  let entry = patternEntries.get(key);
+  if (!entry) {
+    entry = { namespace: 'control', name: AttributeNames.SupportedPatterns, value: uiArray(patterns.map(uiString)) };
+    if (patternEntries.size < MAX_PATTERN_SETS) patternEntries.set(key, entry);
+  }
+  return entry;
 }
 
 function onDemandOf(node: RuntimeNode, held: readonly AttributeEntry[]): readonly string[] {
-  const showing = isShowingByAttributes(
-    new Map(held.map((entry) => [attributeKey(entry.namespace, entry.name), entry.value] as const)),
-  );
-  return onDemandCheckAttributes(node.namespace, node.role, node.name, showing);
+  const showingAttributes = new Map<string, UiValue>();
+  for (const entry of held) {
+    const key = attributeKey(entry.namespace, entry.name);
+    if (SHOWING_ATTRIBUTE_KEYS.has(key)) showingAttributes.set(key, entry.value);
+  }
+  return onDemandCheckAttributes(node.namespace, node.role, node.name, isShowingByAttributes(showingAttributes));
 }
 
 function readNamed(node: RuntimeNode, names: readonly string[]): Promise<AttributeEntry[]> {
@@ -96,11 +107,22 @@ async function readCheckAttributes(node: RuntimeNode): Promise<readonly Attribut
  * without a promise each (peekAttributesNamed).
  */
 async function loadRegion(root: RuntimeNode, runtime: Runtime): Promise<void> {
-  const load = async (node: RuntimeNode): Promise<void> => {
-    const children =
-      runtime.peekStructuralChildren(node) ??
-      (await runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []));
-    await Promise.all(children.map(load));
+  // Held children are walked without a promise each; only those still to be fetched wait.
+  const loadAll = (children: readonly RuntimeNode[]): Promise<unknown> | undefined => {
+    let pending: Promise<unknown>[] | undefined;
+    for (const child of children) {
+      const loading = load(child);
+      if (loading) (pending ??= []).push(loading);
+    }
+    return pending && Promise.all(pending);
+  };
+  const load = (node: RuntimeNode): Promise<unknown> | undefined => {
+    const held = runtime.peekStructuralChildren(node);
+    if (held) return loadAll(held);
+    return runtime
+      .structuralChildren(node)
+      .catch((): readonly RuntimeNode[] => [])
+      .then(loadAll);
   };
   await load(root);
   const tops =
@@ -111,64 +133,68 @@ async function loadRegion(root: RuntimeNode, runtime: Runtime): Promise<void> {
 }
 
 /**
- * The subtree below a root, wrapped in the root's ancestors (one child each, checked by no rule): rules that look up
- * (an element outside its window, a selected item's container) see the root's surroundings.
+ * The subtree below a root, under the root's ancestors (one child each, checked by no rule): rules that look up (an
+ * element outside its window, a selected item's container) see the root's surroundings. `path` names the topmost
+ * node where it has no runtime id (see newCheckNode).
  */
-async function collectWithAncestors(
-  root: RuntimeNode,
-  runtime: Runtime,
-): Promise<{ tree: SnapshotNode; depth: number }> {
+async function collectWithAncestors(root: RuntimeNode, runtime: Runtime, path: string): Promise<CheckNode> {
   const ancestors = runtime.ancestors(root).filter((ancestor) => ancestor !== runtime.desktop);
   await loadRegion(root, runtime);
-  let tree = await collect(root, runtime);
+  let parent: (CheckNode & { children: CheckNode[] }) | undefined;
   for (const ancestor of ancestors.reverse()) {
-    tree = {
-      namespace: ancestor.namespace,
-      role: ancestor.role,
-      attributes: await ownAttributes(ancestor),
-      children: [tree],
-    };
+    const node = newCheckNode(
+      ancestor.namespace,
+      ancestor.role,
+      await checkAttributes(ancestor),
+      parent,
+      path,
+      ancestor.runtimeId,
+    );
+    parent?.children.push(node);
+    parent = node;
+    path = `${path}/1`;
   }
-  return { tree, depth: ancestors.length };
-}
-
-function withRuntimeId(node: RuntimeNode, entries: readonly AttributeEntry[]): AttributeEntry[] {
-  const attributes = entries.filter((entry) => !entry.derived);
-  attributes.push({ namespace: 'control', name: 'RuntimeId', value: { type: 'String', value: node.runtimeId } });
-  return attributes;
-}
-
-function ownAttributes(node: RuntimeNode): AttributeEntry[] | Promise<AttributeEntry[]> {
-  const entries = checkAttributes(node);
-  return entries instanceof Promise ? entries.then((read) => withRuntimeId(node, read)) : withRuntimeId(node, entries);
+  const tree = await collect(root, runtime, parent, path);
+  parent?.children.push(tree);
+  return tree;
 }
 
 /** A node's subtree as the rules read it; synchronous as far as everything is held (no promise per node then). */
-function collect(node: RuntimeNode, runtime: Runtime): SnapshotNode | Promise<SnapshotNode> {
-  const attributes = ownAttributes(node);
+function collect(
+  node: RuntimeNode,
+  runtime: Runtime,
+  parent: CheckNode | undefined,
+  path: string,
+): CheckNode | Promise<CheckNode> {
+  const attributes = checkAttributes(node);
   const children =
     runtime.peekStructuralChildren(node) ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []);
   if (attributes instanceof Promise || children instanceof Promise) {
-    return Promise.all([attributes, children]).then(([read, found]) => assemble(node, read, found, runtime));
+    return Promise.all([attributes, children]).then(([read, found]) =>
+      assemble(node, read, found, runtime, parent, path),
+    );
   }
-  return assemble(node, attributes, children, runtime);
+  return assemble(node, attributes, children, runtime, parent, path);
 }
 
 function assemble(
   node: RuntimeNode,
-  attributes: AttributeEntry[],
+  attributes: readonly AttributeEntry[],
   children: readonly RuntimeNode[],
   runtime: Runtime,
-): SnapshotNode | Promise<SnapshotNode> {
-  const collected = children.map((child) => collect(child, runtime));
-  const shaped = (list: SnapshotNode[]): SnapshotNode => ({
-    namespace: node.namespace,
-    role: node.role,
-    attributes,
-    children: list,
-  });
-  if (collected.some((child) => child instanceof Promise)) return Promise.all(collected).then(shaped);
-  return shaped(collected as SnapshotNode[]);
+  parent: CheckNode | undefined,
+  path: string,
+): CheckNode | Promise<CheckNode> {
+  const built = newCheckNode(node.namespace, node.role, attributes, parent, path, node.runtimeId);
+  const collected = children.map((child, index) => collect(child, runtime, built, `${path}/${index + 1}`));
+  if (collected.some((child) => child instanceof Promise)) {
+    return Promise.all(collected).then((list) => {
+      for (const child of list) built.children.push(child);
+      return built;
+    });
+  }
+  for (const child of collected as CheckNode[]) built.children.push(child);
+  return built;
 }
 
 /**
@@ -185,12 +211,7 @@ export async function checkAccessibility(
     : options.xpath
       ? await selectNodes(xpath, options.xpath, options.timeoutMs)
       : [runtime.desktop];
-  const collected = await Promise.all(roots.map((root) => collectWithAncestors(root, runtime)));
-  const trees = checkTreeFromSnapshot(collected.map(({ tree }) => tree)).map((top, index) => {
-    let root = top;
-    for (let level = 0; level < collected[index]!.depth; level++) root = root.children[0]!;
-    return root;
-  });
+  const trees = await Promise.all(roots.map((root, index) => collectWithAncestors(root, runtime, `/${index + 1}`)));
   const ignored = new Map<string, Set<string>>();
   for (const entry of options.config.ignore) {
     const nodes = await selectNodes(xpath, entry.locator, options.timeoutMs).catch((error: unknown) => {
@@ -204,7 +225,9 @@ export async function checkAccessibility(
   }
   const measured = options.contrast !== false && (await measureContrast(runtime, trees));
   // After the contrast: the walk brings windows to the front and may draw markers on the screen.
-  const tabOrder = options.tabOrder ? await walkTabOrder(runtime, xpath, trees, options.tabOrder) : undefined;
+  const tabOrder = options.tabOrder
+    ? await (await import('./tab-order.js')).walkTabOrder(runtime, xpath, trees, options.tabOrder)
+    : undefined;
   const unavailable = new Set([...(measured ? [] : [textContrast.id]), ...(tabOrder ? [] : TAB_ORDER_RULE_IDS)]);
   const report = runChecks(trees, {
     config: options.config,

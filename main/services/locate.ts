@@ -11,13 +11,8 @@ import {
   type LocatorTree,
 } from '../../shared/locators/tree.js';
 import { selectNodesFast, verifyLocators } from '../../shared/locators/verify-candidates.js';
-import { dogtailPath } from '../../shared/export/dogtail.js';
-import {
-  parseExportAction,
-  renderExport,
-  type ExportFormat,
-  type ExportTarget,
-} from '../../shared/export/templates.js';
+// The export modules (templates, dogtail paths) load with the first locate or export: check needs neither.
+import type { ExportFormat, ExportTarget } from '../../shared/export/templates.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
@@ -47,21 +42,29 @@ function priorityCapture(runtime: Runtime): Promise<LocatorNodeInit> {
 function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
   const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
   const wanted = new Set(DEFAULT_PRIORITY);
-  const keep = (entries: readonly AttributeEntry[]) =>
-    entries.filter((entry) => wanted.has(attributeKey(entry.namespace, entry.name)));
+  /** attributeTexts of the priority attributes among the entries. */
+  const texts = (entries: readonly AttributeEntry[], name: string) => {
+    const attributes = new Map<string, string>();
+    for (const entry of entries) {
+      const key = attributeKey(entry.namespace, entry.name);
+      if (wanted.has(key)) attributes.set(key, formatValueText(entry.value));
+    }
+    if (!attributes.has('Name')) attributes.set('Name', name);
+    return attributes;
+  };
   const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
     if (!node.idDefinitive) await node.loadId();
     const held = node.peekAttributesNamed(names);
-    if (held) return keep(held);
+    if (held) return held;
     const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
-    return keep(found.flat());
+    return found.flat();
   };
   const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: LocatorNodeInit[]) => ({
     key: node.runtimeId,
     name: node.name,
     namespace: node.namespace,
     role: node.role,
-    attributes: attributeTexts(attributes, node.name),
+    attributes: texts(attributes, node.name),
     children,
   });
   const below = (node: RuntimeNode, attributes: readonly AttributeEntry[], list: readonly RuntimeNode[]) => {
@@ -74,7 +77,7 @@ function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
   const collect = (node: RuntimeNode): LocatorNodeInit | Promise<LocatorNodeInit> => {
     const heldChildren = runtime.peekStructuralChildren(node);
     const heldAttributes = node.idDefinitive ? node.peekAttributesNamed(names) : undefined;
-    if (heldChildren && heldAttributes) return below(node, keep(heldAttributes), heldChildren);
+    if (heldChildren && heldAttributes) return below(node, heldAttributes, heldChildren);
     return Promise.all([
       read(node).catch((): readonly AttributeEntry[] => []),
       heldChildren ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []),
@@ -186,7 +189,10 @@ async function makeLocators(
   targets: readonly RuntimeNode[],
   options: { timeoutMs?: number },
 ): Promise<ExportTarget[]> {
-  const tree = await captureLocatorTree(runtime, targets);
+  const [tree, { dogtailPath }] = await Promise.all([
+    captureLocatorTree(runtime, targets),
+    import('../../shared/export/dogtail.js'),
+  ]);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
   const index = new LocatorIndex(tree);
   const out: ExportTarget[] = [];
@@ -284,6 +290,7 @@ export async function exportNode(
   format: ExportFormat,
   action: string,
 ): Promise<{ code: string; locators: Locator[] }> {
+  const { parseExportAction, renderExport } = await import('../../shared/export/templates.js');
   const parsedAction = parseExportAction(action);
   const targets = await locateNodes(runtime, xpath, [node]);
   return {

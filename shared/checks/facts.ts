@@ -80,8 +80,13 @@ export function isEnabled(node: CheckNode): boolean {
 
 /** Shown on screen as far as the provider says: visible and not reported off screen. */
 export function isShowing(node: CheckNode): boolean {
+  // The node's state names are made into a set once (nativeStates), not on every question.
+  if (node.attributes.get(NATIVE_STATES)) return nativeStates(node).has('showing') && nativeStates(node).has('visible');
   return isShowingByAttributes(node.attributes);
 }
+
+/** The attributes isShowingByAttributes reads, by key. */
+export const SHOWING_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([NATIVE_STATES, A.IsVisible, A.IsOffscreen]);
 
 /** isShowing over attributes keyed as a CheckNode keys them, also before the node is built (what to read of it). */
 export function isShowingByAttributes(attributes: ReadonlyMap<string, UiValue>): boolean {

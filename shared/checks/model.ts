@@ -1,4 +1,5 @@
 import { attributeKey, type Namespace } from '../model/namespaces.js';
+import type { AttributeEntry } from '../model/attributes.js';
 import type { UiValue } from '../model/values.js';
 import type { SnapshotNode } from '../snapshot/model.js';
 
@@ -65,24 +66,41 @@ interface MutableCheckNode {
   children: CheckNode[];
 }
 
+/**
+ * A check node from a node's attribute entries (derived ones left out) and, where given, its runtime id (kept as the
+ * RuntimeId attribute); `path` names it where it has no runtime id. Its children are added by the caller.
+ */
+export function newCheckNode(
+  namespace: Namespace,
+  role: string,
+  entries: readonly AttributeEntry[],
+  parent: CheckNode | undefined,
+  path: string,
+  runtimeId?: string,
+): CheckNode & { readonly children: CheckNode[] } {
+  const attributes = new Map<string, UiValue>();
+  for (const entry of entries) {
+    if (!entry.derived) attributes.set(attributeKey(entry.namespace, entry.name), entry.value);
+  }
+  if (runtimeId !== undefined) attributes.set('RuntimeId', { type: 'String', value: runtimeId });
+  const id = attributes.get('RuntimeId');
+  const name = attributes.get('Name');
+  const node: MutableCheckNode = {
+    namespace,
+    role,
+    name: name?.type === 'String' ? name.value : '',
+    key: id?.type === 'String' && id.value ? id.value : path,
+    attributes,
+    parent,
+    children: [],
+  };
+  return node;
+}
+
 /** Builds check nodes from snapshot nodes (what `snapshot` writes and the runtime can produce for a subtree). */
 export function checkTreeFromSnapshot(roots: readonly SnapshotNode[]): CheckNode[] {
   const build = (source: SnapshotNode, parent: CheckNode | undefined, path: string): CheckNode => {
-    const attributes = new Map<string, UiValue>();
-    for (const entry of source.attributes) {
-      if (!entry.derived) attributes.set(attributeKey(entry.namespace, entry.name), entry.value);
-    }
-    const runtimeId = attributes.get('RuntimeId');
-    const name = attributes.get('Name');
-    const node: MutableCheckNode = {
-      namespace: source.namespace,
-      role: source.role,
-      name: name?.type === 'String' ? name.value : '',
-      key: runtimeId?.type === 'String' && runtimeId.value ? runtimeId.value : path,
-      attributes,
-      parent,
-      children: [],
-    };
+    const node = newCheckNode(source.namespace, source.role, source.attributes, parent, path);
     source.children.forEach((child, index) => node.children.push(build(child, node, `${path}/${index + 1}`)));
     return node;
   };

@@ -38,6 +38,35 @@ interface Step {
 
 type Path = readonly Step[];
 
+/**
+ * A step with every property, in one order (`has` and `title` undefined where absent): all steps share one object
+ * shape, so the search's code stays monomorphic instead of being deoptimised by each new mix of properties.
+ */
+function newStep(
+  node: LocatorNode,
+  axis: Step['axis'],
+  role: boolean,
+  preds: readonly string[],
+  position: boolean,
+  has?: Step['has'],
+  title?: string,
+): Step {
+  return { node, axis, role, preds, position, has, title };
+}
+
+/** The step with some of its properties changed (its node never is). */
+function stepWith(step: Step, change: Partial<Omit<Step, 'node'>>): Step {
+  return newStep(
+    step.node,
+    change.axis ?? step.axis,
+    change.role ?? step.role,
+    change.preds ?? step.preds,
+    change.position ?? step.position,
+    'has' in change ? change.has : step.has,
+    'title' in change ? change.title : step.title,
+  );
+}
+
 interface Candidate {
   path: Path;
   xpath: string;
@@ -169,8 +198,7 @@ export class LocatorIndex {
    * match is reached through that node, which every refinement still matches (their steps are built from the node
    * and its ancestors).
    */
-  selectsItsNodeAlone(step: Step): boolean {
-    const text = stepText(step);
+  selectsItsNodeAlone(step: Step, text = stepText(step)): boolean {
     let alone = this.aloneByStep.get(text);
     if (alone === undefined) {
       let found = 0;
@@ -287,14 +315,20 @@ const targetPositions = new WeakMap<Step, number>();
 /** Per positional step, per parent: the child at the step's position (found once, not once per child). */
 const childrenAtPosition = new WeakMap<Step, Map<LocatorNode, LocatorNode | null>>();
 
-function matchesStep(node: LocatorNode, step: Step): boolean {
-  if (!matchesTest(node, step)) return false;
-  if (!step.position) return true;
+/** positionOf the step's own node, found once per step (rendering and matching ask for it). */
+function stepPosition(step: Step): number {
   let position = targetPositions.get(step);
   if (position === undefined) {
     position = positionOf(step.node, step);
     targetPositions.set(step, position);
   }
+  return position;
+}
+
+function matchesStep(node: LocatorNode, step: Step): boolean {
+  if (!matchesTest(node, step)) return false;
+  if (!step.position) return true;
+  const position = stepPosition(step);
   const parent = node.parent;
   if (!parent) return position === 0;
   let byParent = childrenAtPosition.get(step);
@@ -473,7 +507,7 @@ export function renderStep(step: Step): string {
   const preds = step.preds.map((key) => `@${key}=${xpathString(step.node.attributes.get(key) ?? '')}`);
   if (step.title !== undefined) preds.push(`contains(@Name,${xpathString(step.title)})`);
   const attributePart = preds.length > 0 ? `[${preds.join(' and ')}]` : '';
-  const positionPart = step.position ? `[${positionOf(step.node, step)}]` : '';
+  const positionPart = step.position ? `[${stepPosition(step)}]` : '';
   const hasPart = step.has
     ? `[${step.has.via ? '*/' : ''}${qualifiedRole(step.has.child.namespace, step.has.child.role)}[@${
         step.has.key
@@ -489,6 +523,13 @@ function stepText(step: Step): string {
   let text = renderedSteps.get(step);
   if (text === undefined) renderedSteps.set(step, (text = renderStep(step)));
   return text;
+}
+
+/** A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built). */
+function withRole(step: Step): Step {
+  return !step.role && !step.position && (step.preds.length > 0 || step.title !== undefined)
+    ? stepWith(step, { role: true })
+    : step;
 }
 
 function renderPath(path: Path): string {
@@ -651,7 +692,7 @@ function ownerApplication(node: LocatorNode): LocatorNode | undefined {
 function titleSteps(node: LocatorNode, index: LocatorIndex, axis: Step['axis']): Step[] {
   if (isApplication(node) || !isTopLevel(node, index.tree)) return [];
   const parts = index.titlePartsOf(node);
-  return parts.slice(0, 3).map((part) => ({ node, axis, role: true, preds: [], position: false, title: part }));
+  return parts.slice(0, 3).map((part) => newStep(node, axis, true, [], false, undefined, part));
 }
 
 /**
@@ -660,11 +701,11 @@ function titleSteps(node: LocatorNode, index: LocatorIndex, axis: Step['axis']):
  */
 function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
   const keys = index.usable(node);
-  const base: Step = { node, axis: '//', role: true, preds: [], position: false };
-  if (keys.includes('Id')) return [{ ...base, preds: ['Id'] }];
+  const base = newStep(node, '//', true, [], false);
+  if (keys.includes('Id')) return [stepWith(base, { preds: ['Id'] })];
   const steps = titleSteps(node, index, '//');
-  if (keys.includes('Name')) steps.push({ ...base, preds: ['Name'] });
-  else if (keys[0] !== undefined) steps.push({ ...base, preds: [keys[0]] });
+  if (keys.includes('Name')) steps.push(stepWith(base, { preds: ['Name'] }));
+  else if (keys[0] !== undefined) steps.push(stepWith(base, { preds: [keys[0]] }));
   if (steps.length === 0) steps.push(base);
   return steps;
 }
@@ -675,7 +716,7 @@ function anchorSteps(node: LocatorNode, index: LocatorIndex): Step[] {
  */
 function contentSteps(step: Step, index: LocatorIndex, limit: number): Step[] {
   const { children, via } = index.holdings(step.node);
-  return children.slice(0, limit).map(({ child, key }) => ({ ...step, role: true, has: { child, key, via } }));
+  return children.slice(0, limit).map(({ child, key }) => stepWith(step, { role: true, has: { child, key, via } }));
 }
 
 /**
@@ -693,6 +734,9 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     path: Path;
     matches: readonly LocatorNode[];
     seq: number;
+    xpath: string;
+    /** The XPath of the steps after the first (`/Panel[1]//Button`): the refinements of the path share it. */
+    rest: string;
   }
   // Best first: the candidate selecting the fewest nodes is refined next (plain ROBULA+ is breadth first), so large
   // trees do not spend the budget on refinements of `//Button` that select thousands of nodes.
@@ -706,42 +750,68 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     path: Path,
     xpath: string,
     superset: readonly LocatorNode[] | undefined,
-    same: boolean,
+    refined?: Step,
+    refinedText?: string,
   ): readonly LocatorNode[] => {
     counted++;
-    return index.selected(xpath, () => (same && superset ? superset : index.select(path, superset)));
+    return index.selected(xpath, () =>
+      superset && refined && index.selectsItsNodeAlone(refined, refinedText) ? superset : index.select(path, superset),
+    );
   };
 
   /**
    * Counts a candidate: kept when unique, queued for refinement when it selects the target among others. With a
    * superset, `refined` is the first step of the path that selected it: the candidate specialises that step or adds
-   * levels above it (see selectsItsNodeAlone).
+   * levels above it (see selectsItsNodeAlone). `rest` is the XPath of the path's steps after the first.
    */
+  const count = (
+    path: Path,
+    xpath: string,
+    rest: string,
+    superset: readonly LocatorNode[] | undefined,
+    refined?: Step,
+    refinedText?: string,
+  ): readonly LocatorNode[] | undefined => {
+    if (seen.has(xpath)) return undefined;
+    seen.add(xpath);
+    const matches = matchAll(path, xpath, superset, refined, refinedText);
+    if (matches.length === 1 && matches[0] === target) {
+      // Over-specified: the same path without its positions is unique already (and found on its own).
+      if (path.some((step) => step.position)) {
+        const plain = path.map((step) => stepWith(step, { position: false }));
+        if (matchAll(plain, renderPath(plain), undefined).length === 1) return matches;
+      }
+      unique.push({ path, xpath });
+    } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++, xpath, rest });
+    return matches;
+  };
+
   const consider = (
     raw: Path,
     superset: readonly LocatorNode[] | undefined,
     refined?: Step,
   ): readonly LocatorNode[] | undefined => {
     if (raw.length > config.maxSteps) return undefined;
-    // A `*` step with predicates reads better, and is no less unique, with its role (positions stay as built).
-    const path = raw.map((step) =>
-      !step.role && !step.position && (step.preds.length > 0 || step.title !== undefined)
-        ? { ...step, role: true }
-        : step,
-    );
+    const path = raw.map(withRole);
     const xpath = renderPath(path);
-    if (seen.has(xpath)) return undefined;
-    seen.add(xpath);
-    const matches = matchAll(path, xpath, superset, refined !== undefined && index.selectsItsNodeAlone(refined));
-    if (matches.length === 1 && matches[0] === target) {
-      // Over-specified: the same path without its positions is unique already (and found on its own).
-      if (path.some((step) => step.position)) {
-        const plain = path.map((step) => ({ ...step, position: false }));
-        if (matchAll(plain, renderPath(plain), undefined, false).length === 1) return matches;
-      }
-      unique.push({ path, xpath });
-    } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++ });
-    return matches;
+    return count(path, xpath, xpath.slice(2 + stepText(path[0]!).length), superset, refined);
+  };
+
+  /**
+   * consider([first, ...tail]) for a refinement of a queued path: the tail's steps are a considered path's (with
+   * their roles), rendered as `tailText`; `refinedText` is the rendering of `refined`.
+   */
+  const considerAbove = (
+    first: Step,
+    tail: Path,
+    tailText: string,
+    superset: readonly LocatorNode[],
+    refined: Step,
+    refinedText: string,
+  ): readonly LocatorNode[] | undefined => {
+    if (tail.length >= config.maxSteps) return undefined;
+    const step = withRole(first);
+    return count([step, ...tail], `//${renderStep(step)}${tailText}`, tailText, superset, refined, refinedText);
   };
   /** Still selects the target among others: worth scoping further. */
   const ambiguous = (matches: readonly LocatorNode[] | undefined): matches is readonly LocatorNode[] =>
@@ -749,10 +819,10 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
 
   // ROBULA+ starts from `//*`; its first specialisation (the role) is applied up front, since `*` steps with
   // predicates are rendered with their role anyway and `//*` alone only ever selects the whole tree.
-  const start: Step = { node: target, axis: '//', role: true, preds: [], position: false };
+  const start = newStep(target, '//', true, [], false);
   // Direct strategies first (Id, role and name, role and attributes), so they are never crowded out.
   const usable = index.usable(target);
-  for (const key of usable.slice(0, 4)) consider([{ ...start, role: true, preds: [key] }], undefined);
+  for (const key of usable.slice(0, 4)) consider([stepWith(start, { role: true, preds: [key] })], undefined);
   const ownTitle = titleSteps(target, index, '//');
   for (const step of ownTitle) consider([step], undefined);
   consider([start], undefined);
@@ -764,14 +834,14 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     ...usable
       .filter((key) => key !== 'Name' || ownTitle.length === 0)
       .slice(0, 2)
-      .map((key) => ({ ...start, preds: [key] })),
+      .map((key) => stepWith(start, { preds: [key] })),
     ...ownTitle.slice(0, 1),
     ...(usable.length === 0 ? contentSteps(start, index, 2) : []),
   ];
   const app = ownerApplication(target);
   const appSteps = app ? anchorSteps(app, index).slice(0, 1) : [];
   if (app && target.parent === app) {
-    for (const appStep of appSteps) consider([appStep, { ...start, axis: '/' }], undefined);
+    for (const appStep of appSteps) consider([appStep, stepWith(start, { axis: '/' })], undefined);
   }
   let anchors = 0;
   for (let ancestor = target.parent; ancestor && ancestor !== root && anchors < 3; ancestor = ancestor.parent) {
@@ -783,7 +853,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     const windowSteps = window && window !== ancestor ? anchorSteps(window, index).slice(0, 2) : [];
     for (const anchorStep of anchorSteps(ancestor, index).slice(0, 3)) {
       for (const step of targetSteps) {
-        const tail = { ...step, axis: '//' as const };
+        const tail = stepWith(step, { axis: '//' });
         // Scoped further (window, application) only while the scope does not tell the target apart yet.
         const scoped = consider([anchorStep, tail], undefined);
         if (!ambiguous(scoped) || isApplication(ancestor)) continue;
@@ -799,36 +869,37 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   }
 
   while (queue.size > 0 && unique.length < want && counted < config.budget) {
-    const { path, matches } = queue.pop()!;
+    const { path, matches, xpath, rest: restText } = queue.pop()!;
     const top = path[0]!;
     const rest = path.slice(1);
-    const replaceTop = (step: Step, superset: readonly LocatorNode[] | undefined) =>
-      consider([step, ...rest], superset, top);
+    const topText = xpath.slice(2, xpath.length - restText.length);
+    const replaceTop = (step: Step, superset: readonly LocatorNode[]) =>
+      considerAbove(step, rest, restText, superset, top, topText);
     // Every change of the top step below specialises it (role, attributes, title, content, position), so the nodes
     // it selected are a superset of what the specialised path selects, also when the top step is the last one.
     const superset = matches;
     // A position is the last specialisation of a step (ROBULA+): after it, only levels are added.
-    if (!top.role && !top.position) replaceTop({ ...top, role: true }, superset);
+    if (!top.role && !top.position) replaceTop(stepWith(top, { role: true }), superset);
     const keys = index.usable(top.node);
     const lastRank = top.preds.length > 0 ? keys.indexOf(top.preds[top.preds.length - 1]!) : -1;
     // A title part stands for the name; it is not refined further.
     if (top.preds.length < config.maxPredicates && !top.position && top.title === undefined) {
       for (let k = lastRank + 1; k < keys.length; k++) {
-        replaceTop({ ...top, preds: [...top.preds, keys[k]!] }, superset);
+        replaceTop(stepWith(top, { preds: [...top.preds, keys[k]!] }), superset);
       }
     }
     if (!top.position && top.title === undefined && top.preds.length === 0)
-      for (const step of titleSteps(top.node, index, top.axis)) replaceTop({ ...step, has: top.has }, superset);
+      for (const step of titleSteps(top.node, index, top.axis)) replaceTop(stepWith(step, { has: top.has }), superset);
     if (!top.position && !top.has && top.preds.length === 0 && top.title === undefined) {
       // Unnamed containers are known by what they hold.
       for (const step of contentSteps(top, index, 4)) replaceTop(step, superset);
     }
-    if (!top.position && positionAllowed(top.node, tree)) replaceTop({ ...top, position: true }, superset);
+    if (!top.position && positionAllowed(top.node, tree)) replaceTop(stepWith(top, { position: true }), superset);
     if (path.length < config.maxSteps) {
       const parent = top.node.parent;
       if (parent && parent !== root) {
-        const step: Step = { node: parent, axis: '//', role: isApplication(parent), preds: [], position: false };
-        consider([step, { ...top, axis: '/' }, ...rest], matches, top);
+        const step = newStep(parent, '//', isApplication(parent), [], false);
+        considerAbove(step, [stepWith(top, { axis: '/' }), ...rest], `/${topText}${restText}`, matches, top, topText);
         let anchors = 0;
         for (
           let ancestor: LocatorNode | null = parent;
@@ -837,8 +908,15 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
         ) {
           if (!index.anchor(ancestor)) continue;
           anchors++;
-          const jump: Step = { node: ancestor, axis: '//', role: true, preds: [], position: false };
-          consider([jump, { ...top, axis: '//' }, ...rest], matches, top);
+          const jump = newStep(ancestor, '//', true, [], false);
+          considerAbove(
+            jump,
+            [stepWith(top, { axis: '//' }), ...rest],
+            `//${topText}${restText}`,
+            matches,
+            top,
+            topText,
+          );
         }
       }
     }

@@ -21,8 +21,20 @@ export function namespaceFromUri(uri: string | null | undefined): Namespace | un
 }
 
 /** `Name` for control attributes, `native:Role` for the others: the key form used by JSON output and XML. */
+/** Keys of the other namespaces, made once per name: a check or a capture asks for them on every node. */
+const prefixedKeys = new Map<Namespace, Map<string, string>>();
+const MAX_KEPT_KEYS = 10_000;
+
 export function attributeKey(namespace: Namespace, name: string): string {
-  return namespace === 'control' ? name : `${namespace}:${name}`;
+  if (namespace === 'control') return name;
+  let byName = prefixedKeys.get(namespace);
+  if (!byName) prefixedKeys.set(namespace, (byName = new Map()));
+  let key = byName.get(name);
+  if (key === undefined) {
+    key = `${namespace}:${name}`;
+    if (byName.size < MAX_KEPT_KEYS) byName.set(name, key);
+  }
+  return key;
 }
 
 export function parseAttributeKey(key: string): { namespace: Namespace; name: string } | undefined {

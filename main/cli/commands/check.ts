@@ -13,7 +13,7 @@ import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.j
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { checkTool } from '../../services/package-info.js';
 import { bestLocatorOfEach } from '../../services/locate.js';
-import { formatTabOrder, tabMarkers, type TabOrderOptions } from '../../services/tab-order.js';
+import type { TabOrderOptions } from '../../services/tab-order.js';
 import type { PlatformBundle } from '../../core/platform.js';
 
 /** `check`'s own exit codes: 1 means findings at or above --fail-on and nothing else; 70 an internal failure. */
@@ -113,7 +113,7 @@ export function registerCheck(program: Command): void {
     const opened = await openCommandRuntime(options, { prefetch: subtreesReached(xpath) });
     try {
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
-      const tabOrder = options.tabOrder ? tabOrderOptions(opened.runtime.platform, options) : undefined;
+      const tabOrder = options.tabOrder ? await tabOrderOptions(opened.runtime.platform, options) : undefined;
       const {
         report,
         locatorOf,
@@ -128,7 +128,7 @@ export function registerCheck(program: Command): void {
       });
       await opened.runtime.platform?.highlight?.clear();
       // The order goes beside the report: into the text report, to stderr beside the machine-read formats.
-      const order = walks ? formatTabOrder(walks) : '';
+      const order = walks ? (await import('../../services/tab-order.js')).formatTabOrder(walks) : '';
       if (options.format === 'text') process.stdout.write(order);
       else process.stderr.write(order);
       process.stdout.write(formatCheckReport(report, options.format, locatorOf, checkTool()));
@@ -144,7 +144,9 @@ export function registerCheck(program: Command): void {
   });
 }
 
-function tabOrderOptions(platform: PlatformBundle | undefined, options: CheckOptions): TabOrderOptions {
+/** The walk's options; the walk (keyboard, focus events, windows) is loaded only for a run with --tab-order. */
+async function tabOrderOptions(platform: PlatformBundle | undefined, options: CheckOptions): Promise<TabOrderOptions> {
+  const { tabMarkers } = await import('../../services/tab-order.js');
   const highlight = options.tabMarkers ? platform?.highlight : undefined;
   if (options.tabMarkers && !highlight) {
     throw new InspectorError(

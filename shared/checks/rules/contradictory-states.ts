@@ -71,19 +71,19 @@ export const contradictoryStates: Rule = {
     'element usually reports a stale or hand-set state.',
   check(node) {
     const hits: RuleHit[] = [];
-    const what = describeNode(node);
     const statesKnown = hasNativeStates(node) || node.attributes.has(A.SupportedPatterns);
     if (statesKnown && isFocused(node) && !isFocusable(node)) {
-      hits.push({ message: `${what} reports focus but is not focusable` });
+      hits.push({ message: `${describeNode(node)} reports focus but is not focusable` });
     }
-    if (isChecked(node) && !canBeChecked(node)) hits.push({ message: `${what} is checked but cannot be checked` });
+    if (isChecked(node) && !canBeChecked(node))
+      hits.push({ message: `${describeNode(node)} is checked but cannot be checked` });
     if (isSelected(node) && node.parent && !insideSelectionContainer(node)) {
-      hits.push({ message: `${what} is selected but no container around it offers selection` });
+      hits.push({ message: `${describeNode(node)} is selected but no container around it offers selection` });
     }
     if (!isEnabled(node) && nativeStates(node).has('focusable') && nativeStates(node).has('focused')) {
-      hits.push({ message: `${what} is disabled yet has the keyboard focus` });
+      hits.push({ message: `${describeNode(node)} is disabled yet has the keyboard focus` });
     } else if (!isEnabled(node) && hasNativeStates(node) && nativeStates(node).has('focusable')) {
-      hits.push({ message: `${what} is disabled yet focusable` });
+      hits.push({ message: `${describeNode(node)} is disabled yet focusable` });
     }
     return hits;
   },

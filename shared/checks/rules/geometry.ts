@@ -14,9 +14,8 @@ export const geometry: Rule = {
     const box = bounds(node);
     if (!box) return [];
     const hits: RuleHit[] = [];
-    const what = describeNode(node);
     if (box.width <= 0 || box.height <= 0) {
-      hits.push({ message: `${what} is showing but has no size (${box.width}×${box.height})` });
+      hits.push({ message: `${describeNode(node)} is showing but has no size (${box.width}×${box.height})` });
       return hits;
     }
     const window = windowOf(node);
@@ -29,7 +28,7 @@ export const geometry: Rule = {
         box.y + box.height <= frame.y;
       if (outside) {
         hits.push({
-          message: `${what} at ${box.x}, ${box.y} lies outside its window ${describeNode(window!)} (${frame.x}, ${frame.y} · ${frame.width}×${frame.height})`,
+          message: `${describeNode(node)} at ${box.x}, ${box.y} lies outside its window ${describeNode(window!)} (${frame.x}, ${frame.y} · ${frame.width}×${frame.height})`,
         });
       }
     }

@@ -27,9 +27,16 @@ const PLACEHOLDERS = new Set([
 const FILE_NAME = /\.(png|jpe?g|gif|svg|bmp|ico|webp|tiff?)$/i;
 const PATH = /^(\/|[a-z]:\\|~\/|\.\.?\/)|\/(usr|home|tmp|opt)\/|[\\/][^\\/\s]+\.[a-z0-9]{2,4}$/i;
 
-/** `CheckBox` -> `check box`, `item:ListItem` -> `list item`: how a role reads as words. */
+const wordsOfRoles = new Map<string, string>();
+
+/** `CheckBox` -> `check box`, `item:ListItem` -> `list item`: how a role reads as words (made once per role). */
 function roleWords(node: CheckNode): string {
-  return node.role.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  let words = wordsOfRoles.get(node.role);
+  if (words === undefined) {
+    words = node.role.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+    wordsOfRoles.set(node.role, words);
+  }
+  return words;
 }
 
 export const poorName: Rule = {
@@ -45,12 +52,12 @@ export const poorName: Rule = {
     // A toolkit's stand-in for a missing name is the missing-name rules' finding, not a poor name.
     if (!name || node.namespace === 'app' || isToolkitMissingNameText(name)) return [];
     const lower = name.toLowerCase();
-    const what = describeNode(node);
     if (lower === roleWords(node) || lower === node.role.toLowerCase()) {
-      return [{ message: `${what} is named after its role` }];
+      return [{ message: `${describeNode(node)} is named after its role` }];
     }
-    if (FILE_NAME.test(name) || PATH.test(name)) return [{ message: `${what} is named by a file name or path` }];
-    if (PLACEHOLDERS.has(lower)) return [{ message: `${what} has a placeholder for a name` }];
+    if (FILE_NAME.test(name) || PATH.test(name))
+      return [{ message: `${describeNode(node)} is named by a file name or path` }];
+    if (PLACEHOLDERS.has(lower)) return [{ message: `${describeNode(node)} has a placeholder for a name` }];
     return [];
   },
 };

@@ -51,16 +51,15 @@ export const roleRequirements: Rule = {
   check(node) {
     if (node.namespace !== 'control') return [];
     const hits: RuleHit[] = [];
-    const what = describeNode(node);
     if (TOGGLE_ROLES.has(node.role) && !reportsToggleState(node)) {
-      hits.push({ message: `${what} does not report whether it is checked` });
+      hits.push({ message: `${describeNode(node)} does not report whether it is checked` });
     }
     if (RANGE_ROLES.has(node.role) || node.role === 'ProgressBar') {
       const min = numberAttribute(node, A.MinValue);
       const max = numberAttribute(node, A.MaxValue);
       const indeterminate = node.role === 'ProgressBar' && nativeStates(node).has('indeterminate');
       if (!indeterminate && (min === undefined || max === undefined)) {
-        hits.push({ message: `${what} has no value range (minimum and maximum)` });
+        hits.push({ message: `${describeNode(node)} has no value range (minimum and maximum)` });
       } else if (
         !indeterminate &&
         min !== undefined &&
@@ -68,11 +67,11 @@ export const roleRequirements: Rule = {
         max <= min &&
         node.role !== 'ProgressBar'
       ) {
-        hits.push({ message: `${what} has an empty value range (${min} to ${max})` });
+        hits.push({ message: `${describeNode(node)} has an empty value range (${min} to ${max})` });
       }
     }
     if (TABLE_ROLES.has(node.role) && node.children.length > 0 && !hasHeaders(node)) {
-      hits.push({ message: `${what} has no row or column headers` });
+      hits.push({ message: `${describeNode(node)} has no row or column headers` });
     }
     return hits;
   },
