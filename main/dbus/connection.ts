@@ -2,7 +2,7 @@ import net from 'node:net';
 import { unixSocketOf } from './address.js';
 import { type DbusMessage, MessageFlag, MessageType, WireFormatError } from './message.js';
 import { messageLength, readHeader, readMessageBody } from './reader.js';
-import { marshalMessage, marshalMethodCall, type MethodCall } from './writer.js';
+import { CallBatch, marshalMessage, type MethodCall } from './writer.js';
 
 /**
  * One client connection to a D-Bus bus, wire protocol and all: a unix socket, SASL EXTERNAL authentication, Hello,
@@ -56,8 +56,10 @@ export class DbusConnection {
   onLost: (reason: string) => void = () => undefined;
 
   private closed = false;
-  /** Messages written in this tick, sent together at its end. */
+  /** Messages written in this tick, sent together at its end (method calls in `calls`, in between them in order). */
   private outgoing: Buffer[] = [];
+  private readonly calls = new CallBatch();
+  private flushing = false;
   /** Bytes received but not yet a whole message. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -113,7 +115,14 @@ export class DbusConnection {
 
   /** Sends a method call (written in the same tick as others, in few syscalls). */
   sendCall(call: MethodCall): void {
-    this.write(marshalMethodCall(call));
+    this.sendMethodCall(call.serial, call);
+  }
+
+  /** sendCall with the serial apart (the call's fields as the caller holds them, without a copy). */
+  sendMethodCall(serial: number, call: Omit<MethodCall, 'serial'>): void {
+    if (this.closed) throw new Error('the D-Bus connection is closed');
+    this.calls.add(serial, call);
+    this.scheduleFlush();
   }
 
   close(): void {
@@ -124,13 +133,24 @@ export class DbusConnection {
 
   private write(wire: Buffer): void {
     if (this.closed) throw new Error('the D-Bus connection is closed');
-    // The messages of one tick go out as one buffer in one socket write: thousands of pipelined calls cost little
-    // more than one (a stream write per message cost more than marshalling it).
-    if (this.outgoing.length === 0) process.nextTick(this.flush);
+    const calls = this.calls.take();
+    if (calls) this.outgoing.push(calls);
     this.outgoing.push(wire);
+    this.scheduleFlush();
+  }
+
+  // The messages of one tick go out as one buffer in one socket write: thousands of pipelined calls cost little
+  // more than one (a stream write per message cost more than marshalling it).
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    process.nextTick(this.flush);
   }
 
   private readonly flush = (): void => {
+    this.flushing = false;
+    const calls = this.calls.take();
+    if (calls) this.outgoing.push(calls);
     const messages = this.outgoing;
     this.outgoing = [];
     if (this.closed || messages.length === 0) return;
@@ -237,20 +257,26 @@ export class DbusConnection {
     if (first.length > 0) this.receive(first);
   }
 
-  /** Splits the byte stream into whole messages (zero-copy when a chunk holds whole messages). */
+  /**
+   * Splits the byte stream into whole messages: zero-copy where a chunk holds whole messages; a message begun in an
+   * earlier chunk is copied alone, and the rest of the chunk read in place.
+   */
   private receive(chunk: Buffer): void {
-    let buffer: Buffer;
-    if (this.pendingBytes === 0) {
-      buffer = chunk;
-    } else {
+    let buffer = chunk;
+    if (this.pendingBytes > 0) {
       this.pending.push(chunk);
       this.pendingBytes += chunk.length;
-      if (this.pendingBytes < Math.max(this.expected, 16)) return;
-      buffer = Buffer.concat(this.pending, this.pendingBytes);
+      const expected = this.expected;
+      if (this.pendingBytes < Math.max(expected, 16)) return;
+      const rest = this.pendingBytes - expected;
+      buffer = expected > 0 ? chunk.subarray(chunk.length - rest) : Buffer.concat(this.pending, this.pendingBytes);
+      const begun = expected > 0 ? Buffer.concat(this.pending, expected) : undefined;
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.expected = 0;
+      if (begun) this.deliver(begun);
+      if (this.closed) return;
     }
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.expected = 0;
     let at = 0;
     try {
       while (!this.closed) {

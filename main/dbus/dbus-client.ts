@@ -405,14 +405,7 @@ export class DbusClient {
       long,
     };
     try {
-      via.sendCall({
-        serial,
-        destination: spec.destination,
-        path: spec.path,
-        interface: spec.interface,
-        member: spec.member,
-        ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
-      });
+      via.sendMethodCall(serial, spec);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       pending.reject(
