@@ -7,6 +7,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
+const fillBytes = Uint8Array.prototype.fill;
 
 /**
  * UTF-8 text written straight into chunks of about a megabyte, handed on once full (flush() hands on the rest), with
@@ -48,10 +49,8 @@ export class JsonBytes {
 
   /** Bytes made once (a key's JSON text). */
   bytes(bytes: Uint8Array): void {
-    const buffer = this.room(bytes.length);
-    let at = this.at;
-    for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i] as number;
-    this.at = at;
+    this.room(bytes.length).set(bytes, this.at);
+    this.at += bytes.length;
   }
 
   byte(code: number): void {
@@ -65,9 +64,9 @@ export class JsonBytes {
     const buffer = this.room(indent + 1);
     let at = this.at;
     buffer[at++] = NEWLINE;
-    // Deep trees indent by dozens of spaces: a fill beyond a few.
+    // Deep trees indent by dozens of spaces: a fill beyond a few (the typed array's own, without Buffer's checks).
     if (indent > 8) {
-      buffer.fill(SPACE, at, at + indent);
+      fillBytes.call(buffer, SPACE, at, at + indent);
       at += indent;
     } else for (let end = at + indent; at < end;) buffer[at++] = SPACE;
     this.at = at;

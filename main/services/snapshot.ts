@@ -349,8 +349,13 @@ const keyTexts = new Map<string, Map<string, KeyText>>();
 const keysByText = new Map<string, KeyText>();
 /** Counts the nodes whose attribute keys were checked for duplicates. */
 let keyCheck = 0;
-/** plainKeys' answer, reused from node to node (its caller is done with it before the next node). */
+/**
+ * plainKeys' answer, reused from node to node (its caller is done with it before the next node), with the namespace
+ * and name each key was made for: consecutive nodes mostly list the same attributes in the same order.
+ */
 const nodeKeys: KeyText[] = [];
+const keyNamespaces: Namespace[] = [];
+const keyNames: string[] = [];
 
 function keyTextOf(namespace: Namespace, name: string): KeyText {
   let byName = keyTexts.get(namespace);
@@ -380,7 +385,12 @@ function plainKeys(entries: readonly AttributeEntry[]): KeyText[] | undefined {
   let seen: Set<string> | undefined;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as AttributeEntry;
-    const key = keyTextOf(entry.namespace, entry.name);
+    let key = keys[i];
+    if (key === undefined || keyNames[i] !== entry.name || keyNamespaces[i] !== entry.namespace) {
+      key = keys[i] = keyTextOf(entry.namespace, entry.name);
+      keyNames[i] = entry.name;
+      keyNamespaces[i] = entry.namespace;
+    }
     if (key.arrayIndex) return undefined;
     if (key.kept) {
       if (key.seenIn === check) return undefined;
@@ -391,7 +401,6 @@ function plainKeys(entries: readonly AttributeEntry[]): KeyText[] | undefined {
       if (seen.has(key.key)) return undefined;
       seen.add(key.key);
     }
-    keys[i] = key;
   }
   return keys;
 }
