@@ -11,6 +11,9 @@ import { CallBatch, marshalMessage, type MethodCall } from './writer.js';
  * (dbus-client.ts), which gets every message through `onMessage`.
  */
 
+/** The bytes one socket read takes at most. */
+const READ_BYTES = 64 * 1024;
+
 /** Longest line the server may send during authentication. */
 const MAX_AUTH_LINE = 16 * 1024;
 
@@ -66,10 +69,15 @@ export class DbusConnection {
   /** Length of the message being received, once its fixed header arrived. */
   private expected = 0;
 
+  /** Where the bytes the socket reads go: the authentication's lines first, then the message framing. */
+  private onBytes: (chunk: Buffer) => void = () => undefined;
+
   private constructor(
     private readonly socket: net.Socket,
     private readonly serials: SerialCounter,
+    reads: { to: (chunk: Buffer) => void },
   ) {
+    reads.to = (chunk) => this.onBytes(chunk);
     // Errors end the socket and surface as 'close' (or as the handshake's failure); none may go unhandled.
     socket.on('error', () => undefined);
   }
@@ -82,8 +90,21 @@ export class DbusConnection {
     const socketPath = unixSocketOf(address);
     if (!socketPath)
       throw new DbusConnectError(`no unix socket in D-Bus address "${address}" (only unix: is supported)`);
-    const socket = net.createConnection({ path: socketPath });
-    const connection = new DbusConnection(socket, options.serials ?? new SerialCounter());
+    // Reads go into one buffer of the connection's own, handed over as they come (no stream, no buffer per read:
+    // replies of small calls come one or two a read). What is kept of them past the call is copied.
+    const reads = { to: (_chunk: Buffer): void => undefined };
+    const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+    const socket = net.createConnection({
+      path: socketPath,
+      onread: {
+        buffer: readBuffer,
+        callback: (bytes) => {
+          reads.to(readBuffer.subarray(0, bytes));
+          return true;
+        },
+      },
+    });
+    const connection = new DbusConnection(socket, options.serials ?? new SerialCounter(), reads);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
@@ -224,12 +245,13 @@ export class DbusConnection {
       waiting = undefined;
       w.resolve(line);
     };
+    // (A read's buffer is reused: what is kept is a copy.)
     const onData = (chunk: Buffer) => {
-      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+      buffered = Buffer.concat([buffered, chunk]);
       take();
     };
     const onEnd = () => failure('the bus closed the connection during authentication');
-    socket.on('data', onData);
+    this.onBytes = onData;
     socket.on('close', onEnd);
     return {
       next: () =>
@@ -238,7 +260,7 @@ export class DbusConnection {
           take();
         }),
       stop: () => {
-        socket.off('data', onData);
+        this.onBytes = () => undefined;
         socket.off('close', onEnd);
         return buffered;
       },
@@ -246,7 +268,7 @@ export class DbusConnection {
   }
 
   private listen(first: Buffer): void {
-    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.onBytes = (chunk) => this.receive(chunk);
     this.socket.on('close', () => {
       if (this.closed) return;
       this.closed = true;
@@ -264,12 +286,13 @@ export class DbusConnection {
   private receive(chunk: Buffer): void {
     let buffer = chunk;
     if (this.pendingBytes > 0) {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
+      // The read's buffer is reused after this call: what belongs to the message begun is kept as a copy.
       const expected = this.expected;
+      const needed = expected > 0 ? Math.min(chunk.length, expected - this.pendingBytes) : chunk.length;
+      this.pending.push(Buffer.from(chunk.subarray(0, needed)));
+      this.pendingBytes += needed;
       if (this.pendingBytes < Math.max(expected, 16)) return;
-      const rest = this.pendingBytes - expected;
-      buffer = expected > 0 ? chunk.subarray(chunk.length - rest) : Buffer.concat(this.pending, this.pendingBytes);
+      buffer = expected > 0 ? chunk.subarray(needed) : Buffer.concat(this.pending, this.pendingBytes);
       const begun = expected > 0 ? Buffer.concat(this.pending, expected) : undefined;
       this.pending = [];
       this.pendingBytes = 0;
@@ -297,7 +320,7 @@ export class DbusConnection {
       return;
     }
     if (at < buffer.length && !this.closed) {
-      this.pending.push(buffer.subarray(at));
+      this.pending.push(Buffer.from(buffer.subarray(at)));
       this.pendingBytes = buffer.length - at;
     }
   }

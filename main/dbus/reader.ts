@@ -273,7 +273,8 @@ function build(type: string): Reader {
       return (state) => {
         const length = readUint32(state);
         if (length > MAX_ARRAY_BYTES || length > state.end - state.pos) fail('array runs past the end');
-        const out = state.buffer.subarray(state.pos, state.pos + length);
+        // A copy: the message's bytes are a socket read's buffer, used again for the next read.
+        const out = Buffer.from(state.buffer.subarray(state.pos, state.pos + length));
         state.pos += length;
         return out;
       };

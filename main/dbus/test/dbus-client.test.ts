@@ -176,6 +176,25 @@ test('replies cut anywhere across chunks, a header cut too, are each read whole 
   });
 });
 
+test('byte arrays of a reply keep their bytes after later reads', async () => {
+  await withBus({}, async (bus) => {
+    bus.onMessage = (message, peer) => {
+      const bytes = Buffer.alloc(3000, message.serial % 251);
+      setTimeout(() => peer.reply(message, 'ay', [bytes]), 2);
+    };
+    const client = await DbusClient.connect(bus.address, { callTimeoutMs: 2000 });
+    try {
+      const first = (await call(client, 'Bytes'))[0] as Buffer;
+      const copy = Buffer.from(first);
+      // Later replies are read into the connection's read buffer again.
+      for (let i = 0; i < 5; i++) await call(client, 'Bytes');
+      assert.ok(first.equals(copy));
+    } finally {
+      client.close();
+    }
+  });
+});
+
 test('a call nobody answers times out as not responding; the destination then fails fast', async () => {
   await withBus({}, async (bus) => {
     const client = await DbusClient.connect(bus.address, { callTimeoutMs: 150 });
