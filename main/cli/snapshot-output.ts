@@ -7,6 +7,7 @@ import type { StreamPace } from '../services/snapshot-stream.js';
 import {
   chunkedBytes,
   jsonStreamWriter,
+  jsonTextStreamWriter,
   textStreamWriter,
   type AttributeSelection,
   type SelectOptions,
@@ -82,7 +83,7 @@ export function snapshotWriter(
   pretty: boolean,
 ): SnapshotStreamWriter<SnapshotEntry> {
   if (format === 'xml') return xmlStreamWriter(write, { pretty });
-  if (format === 'json') return jsonStreamWriter(write, { pretty });
+  if (format === 'json') return jsonTextStreamWriter(write, { pretty });
   return textStreamWriter(write);
 }
 
@@ -99,7 +100,11 @@ export async function streamSnapshotOutput<R>(
 ): Promise<void> {
   const document = async (inDocument: readonly R[], target: OutputTarget) => {
     const output = chunkedBytes(target.write);
-    const writer = snapshotWriter(options.format, output.write, options.pretty);
+    // JSON is written as bytes straight away; the other formats as text, encoded in chunks.
+    const writer =
+      options.format === 'json'
+        ? jsonStreamWriter(target.write, { pretty: options.pretty })
+        : snapshotWriter(options.format, output.write, options.pretty);
     const pace: StreamPace = { backpressure: () => target.backpressure(), checkCancelled };
     for (const root of inDocument) await writeRoot(root, writer, pace);
     writer.end();

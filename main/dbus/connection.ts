@@ -2,7 +2,7 @@ import net from 'node:net';
 import { unixSocketOf } from './address.js';
 import { type DbusMessage, MessageFlag, MessageType, WireFormatError } from './message.js';
 import { messageLength, readHeader, readMessageBody } from './reader.js';
-import { marshalMessage, marshalMethodCall, type MethodCall } from './writer.js';
+import { CallBatch, marshalMessage, type MethodCall } from './writer.js';
 
 /**
  * One client connection to a D-Bus bus, wire protocol and all: a unix socket, SASL EXTERNAL authentication, Hello,
@@ -10,6 +10,9 @@ import { marshalMessage, marshalMethodCall, type MethodCall } from './writer.js'
  * an UnknownMethod error for any other call). Calls and their replies are matched by the client above it
  * (dbus-client.ts), which gets every message through `onMessage`.
  */
+
+/** The bytes one socket read takes at most. */
+const READ_BYTES = 64 * 1024;
 
 /** Longest line the server may send during authentication. */
 const MAX_AUTH_LINE = 16 * 1024;
@@ -56,18 +59,25 @@ export class DbusConnection {
   onLost: (reason: string) => void = () => undefined;
 
   private closed = false;
-  /** Messages written in this tick, sent together at its end. */
+  /** Messages written in this tick, sent together at its end (method calls in `calls`, in between them in order). */
   private outgoing: Buffer[] = [];
+  private readonly calls = new CallBatch();
+  private flushing = false;
   /** Bytes received but not yet a whole message. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** Length of the message being received, once its fixed header arrived. */
   private expected = 0;
 
+  /** Where the bytes the socket reads go: the authentication's lines first, then the message framing. */
+  private onBytes: (chunk: Buffer) => void = () => undefined;
+
   private constructor(
     private readonly socket: net.Socket,
     private readonly serials: SerialCounter,
+    reads: { to: (chunk: Buffer) => void },
   ) {
+    reads.to = (chunk) => this.onBytes(chunk);
     // Errors end the socket and surface as 'close' (or as the handshake's failure); none may go unhandled.
     socket.on('error', () => undefined);
   }
@@ -80,8 +90,21 @@ export class DbusConnection {
     const socketPath = unixSocketOf(address);
     if (!socketPath)
       throw new DbusConnectError(`no unix socket in D-Bus address "${address}" (only unix: is supported)`);
-    const socket = net.createConnection({ path: socketPath });
-    const connection = new DbusConnection(socket, options.serials ?? new SerialCounter());
+    // Reads go into one buffer of the connection's own, handed over as they come (no stream, no buffer per read:
+    // replies of small calls come one or two a read). What is kept of them past the call is copied.
+    const reads = { to: (_chunk: Buffer): void => undefined };
+    const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+    const socket = net.createConnection({
+      path: socketPath,
+      onread: {
+        buffer: readBuffer,
+        callback: (bytes) => {
+          reads.to(readBuffer.subarray(0, bytes));
+          return true;
+        },
+      },
+    });
+    const connection = new DbusConnection(socket, options.serials ?? new SerialCounter(), reads);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
@@ -113,7 +136,14 @@ export class DbusConnection {
 
   /** Sends a method call (written in the same tick as others, in few syscalls). */
   sendCall(call: MethodCall): void {
-    this.write(marshalMethodCall(call));
+    this.sendMethodCall(call.serial, call);
+  }
+
+  /** sendCall with the serial apart (the call's fields as the caller holds them, without a copy). */
+  sendMethodCall(serial: number, call: Omit<MethodCall, 'serial'>): void {
+    if (this.closed) throw new Error('the D-Bus connection is closed');
+    this.calls.add(serial, call);
+    this.scheduleFlush();
   }
 
   close(): void {
@@ -124,13 +154,24 @@ export class DbusConnection {
 
   private write(wire: Buffer): void {
     if (this.closed) throw new Error('the D-Bus connection is closed');
-    // The messages of one tick go out as one buffer in one socket write: thousands of pipelined calls cost little
-    // more than one (a stream write per message cost more than marshalling it).
-    if (this.outgoing.length === 0) process.nextTick(this.flush);
+    const calls = this.calls.take();
+    if (calls) this.outgoing.push(calls);
     this.outgoing.push(wire);
+    this.scheduleFlush();
+  }
+
+  // The messages of one tick go out as one buffer in one socket write: thousands of pipelined calls cost little
+  // more than one (a stream write per message cost more than marshalling it).
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    process.nextTick(this.flush);
   }
 
   private readonly flush = (): void => {
+    this.flushing = false;
+    const calls = this.calls.take();
+    if (calls) this.outgoing.push(calls);
     const messages = this.outgoing;
     this.outgoing = [];
     if (this.closed || messages.length === 0) return;
@@ -204,12 +245,13 @@ export class DbusConnection {
       waiting = undefined;
       w.resolve(line);
     };
+    // (A read's buffer is reused: what is kept is a copy.)
     const onData = (chunk: Buffer) => {
-      buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+      buffered = Buffer.concat([buffered, chunk]);
       take();
     };
     const onEnd = () => failure('the bus closed the connection during authentication');
-    socket.on('data', onData);
+    this.onBytes = onData;
     socket.on('close', onEnd);
     return {
       next: () =>
@@ -218,7 +260,7 @@ export class DbusConnection {
           take();
         }),
       stop: () => {
-        socket.off('data', onData);
+        this.onBytes = () => undefined;
         socket.off('close', onEnd);
         return buffered;
       },
@@ -226,7 +268,7 @@ export class DbusConnection {
   }
 
   private listen(first: Buffer): void {
-    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.onBytes = (chunk) => this.receive(chunk);
     this.socket.on('close', () => {
       if (this.closed) return;
       this.closed = true;
@@ -237,20 +279,27 @@ export class DbusConnection {
     if (first.length > 0) this.receive(first);
   }
 
-  /** Splits the byte stream into whole messages (zero-copy when a chunk holds whole messages). */
+  /**
+   * Splits the byte stream into whole messages: zero-copy where a chunk holds whole messages; a message begun in an
+   * earlier chunk is copied alone, and the rest of the chunk read in place.
+   */
   private receive(chunk: Buffer): void {
-    let buffer: Buffer;
-    if (this.pendingBytes === 0) {
-      buffer = chunk;
-    } else {
-      this.pending.push(chunk);
-      this.pendingBytes += chunk.length;
-      if (this.pendingBytes < Math.max(this.expected, 16)) return;
-      buffer = Buffer.concat(this.pending, this.pendingBytes);
+    let buffer = chunk;
+    if (this.pendingBytes > 0) {
+      // The read's buffer is reused after this call: what belongs to the message begun is kept as a copy.
+      const expected = this.expected;
+      const needed = expected > 0 ? Math.min(chunk.length, expected - this.pendingBytes) : chunk.length;
+      this.pending.push(Buffer.from(chunk.subarray(0, needed)));
+      this.pendingBytes += needed;
+      if (this.pendingBytes < Math.max(expected, 16)) return;
+      buffer = expected > 0 ? chunk.subarray(needed) : Buffer.concat(this.pending, this.pendingBytes);
+      const begun = expected > 0 ? Buffer.concat(this.pending, expected) : undefined;
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.expected = 0;
+      if (begun) this.deliver(begun);
+      if (this.closed) return;
     }
-    this.pending = [];
-    this.pendingBytes = 0;
-    this.expected = 0;
     let at = 0;
     try {
       while (!this.closed) {
@@ -271,7 +320,7 @@ export class DbusConnection {
       return;
     }
     if (at < buffer.length && !this.closed) {
-      this.pending.push(buffer.subarray(at));
+      this.pending.push(Buffer.from(buffer.subarray(at)));
       this.pendingBytes = buffer.length - at;
     }
   }

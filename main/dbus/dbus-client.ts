@@ -47,18 +47,15 @@ export interface SignalMessage {
   body: unknown[];
 }
 
-interface Pending {
+/** One call: queued for its destination's window, then in flight (the fields from `via` on set when it is sent). */
+interface Call {
   spec: CallSpec;
   resolve: (body: unknown[]) => void;
   reject: (error: unknown) => void;
-}
-
-interface InFlight {
   destination: string;
-  /** The connection the call went out on: only its answer counts. */
-  via: DbusConnection;
   state: DestinationState;
-  pending: Pending;
+  /** The connection the call went out on: only its answer counts. */
+  via: DbusConnection | undefined;
   timeoutMs: number;
   sentAt: number;
   deadline: number;
@@ -72,7 +69,7 @@ interface DestinationState {
   inFlight: number;
   /** Calls in flight with a longer timeout than the default (bulk calls): calls behind them wait for them. */
   longCalls: number;
-  queue: Fifo<Pending>;
+  queue: Fifo<Call>;
   hungUntil: number;
 }
 
@@ -100,7 +97,7 @@ export class DbusClient {
   private readonly lastHeard = new Map<string, number>();
   private closed = false;
   private closedError: InspectorError | undefined;
-  private readonly inFlight = new Map<number, InFlight>();
+  private readonly inFlight = new Map<number, Call>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   /** Peer-to-peer connections by the destination they carry calls to. */
   private readonly peers = new Map<string, DbusConnection>();
@@ -173,8 +170,8 @@ export class DbusClient {
     for (const [serial, call] of this.inFlight) {
       if (call.via !== peer) continue;
       this.settle(serial, call);
-      const { spec } = call.pending;
-      call.pending.reject(
+      const { spec } = call;
+      call.reject(
         new InspectorError(
           'stale-node',
           `the element is gone (${spec.interface}.${spec.member}: the application closed its connection: ${reason})`,
@@ -212,10 +209,10 @@ export class DbusClient {
     if (!call || call.via !== via) return; // a late answer to a call that timed out
     this.settle(serial, call);
     if (message.type === MessageType.ERROR) {
-      call.pending.reject(toCallError(call.pending.spec, message.errorName ?? ''));
+      call.reject(toCallError(call.spec, message.errorName ?? ''));
     } else {
       if (call.state.hungUntil !== 0) call.state.hungUntil = 0;
-      call.pending.resolve(message.body);
+      call.resolve(message.body);
     }
     // Refill in batches: once half the window is free rather than one call per reply, so thousands of pipelined
     // calls go out in few writes (one write per reply cost more than the calls themselves).
@@ -229,8 +226,8 @@ export class DbusClient {
     const call = serial === undefined ? undefined : this.inFlight.get(serial);
     if (!call || serial === undefined || call.via !== via) return;
     this.settle(serial, call);
-    const { spec } = call.pending;
-    call.pending.reject(
+    const { spec } = call;
+    call.reject(
       new InspectorError(
         'provider-unavailable',
         `${spec.interface}.${spec.member}: ${spec.destination} sent a malformed reply (${refused.reason})`,
@@ -248,17 +245,17 @@ export class DbusClient {
   }
 
   /** Takes a call out of the window. */
-  private settle(serial: number, call: InFlight): void {
+  private settle(serial: number, call: Call): void {
     this.inFlight.delete(serial);
     call.state.inFlight--;
     if (call.long) call.state.longCalls--;
   }
 
   private failAll(error: InspectorError): void {
-    for (const [, call] of this.inFlight) call.pending.reject(error);
+    for (const [, call] of this.inFlight) call.reject(error);
     this.inFlight.clear();
     for (const [, state] of this.destinations) {
-      for (const pending of state.queue.drain()) pending.reject(error);
+      for (const queued of state.queue.drain()) queued.reject(error);
       state.inFlight = 0;
       state.longCalls = 0;
     }
@@ -300,8 +297,20 @@ export class DbusClient {
         reject(this.notResponding(spec, 0));
         return;
       }
-      state.queue.push({ spec, resolve, reject });
-      this.pump(spec.destination, state);
+      const destination = spec.destination;
+      state.queue.push({
+        spec,
+        resolve,
+        reject,
+        destination,
+        state,
+        via: undefined,
+        timeoutMs: 0,
+        sentAt: 0,
+        deadline: 0,
+        long: false,
+      });
+      this.pump(destination, state);
     });
   }
 
@@ -369,64 +378,52 @@ export class DbusClient {
   private stateOf(destination: string): DestinationState {
     let state = this.destinations.get(destination);
     if (!state) {
-      state = { inFlight: 0, longCalls: 0, queue: new Fifo<Pending>(), hungUntil: 0 };
+      state = { inFlight: 0, longCalls: 0, queue: new Fifo<Call>(), hungUntil: 0 };
       this.destinations.set(destination, state);
     }
     return state;
   }
 
   private pump(destination: string, state: DestinationState): void {
-    let pending: Pending | undefined;
-    while (state.inFlight < this.maxInFlight && (pending = state.queue.take()) !== undefined) {
+    let call: Call | undefined;
+    while (state.inFlight < this.maxInFlight && (call = state.queue.take()) !== undefined) {
       if (state.hungUntil > Date.now()) {
-        pending.reject(this.notResponding(pending.spec, 0));
+        call.reject(this.notResponding(call.spec, 0));
         continue;
       }
-      this.send(destination, state, pending);
+      this.send(destination, state, call);
     }
   }
 
-  private send(destination: string, state: DestinationState, pending: Pending): void {
-    const { spec } = pending;
+  private send(destination: string, state: DestinationState, call: Call): void {
+    const { spec } = call;
     const timeoutMs = spec.timeoutMs ?? this.callTimeoutMs;
     const serial = this.serials.next();
     const now = Date.now();
     const long = timeoutMs > this.callTimeoutMs;
     const peer = this.peers.get(destination);
     const via = peer ?? this.connection;
-    const inFlight: InFlight = {
-      destination,
-      via,
-      state,
-      pending,
-      timeoutMs,
-      sentAt: now,
-      deadline: now + timeoutMs,
-      long,
-    };
     try {
-      via.sendCall({
-        serial,
-        destination: spec.destination,
-        path: spec.path,
-        interface: spec.interface,
-        member: spec.member,
-        ...(spec.signature ? { signature: spec.signature, body: spec.body ?? [] } : {}),
-      });
+      via.sendMethodCall(serial, spec);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      pending.reject(
+      call.reject(
         new InspectorError('internal', `${spec.interface}.${spec.member} could not be sent: ${message}`, {
           runtimeId: `atspi://${spec.destination}${spec.path}`,
         }),
       );
       return;
     }
+    call.via = via;
+    call.timeoutMs = timeoutMs;
+    call.sentAt = now;
+    call.deadline = now + timeoutMs;
+    call.long = long;
     state.inFlight++;
     if (long) state.longCalls++;
     this.callCount++;
     if (peer) this.peerCallCount++;
-    this.inFlight.set(serial, inFlight);
+    this.inFlight.set(serial, call);
     this.ensureSweep();
   }
 
@@ -458,7 +455,7 @@ export class DbusClient {
       // Forgotten, so a late answer is dropped and nothing leaks.
       this.settle(serial, call);
       call.state.hungUntil = now + HUNG_BACKOFF_MS;
-      call.pending.reject(this.notResponding(call.pending.spec, call.timeoutMs));
+      call.reject(this.notResponding(call.spec, call.timeoutMs));
       // Everything queued behind a hung call would time out too: pump fails it now.
       this.pump(call.destination, call.state);
     }

@@ -133,22 +133,42 @@ function readString(state: ReadState): string {
   if (state.buffer[stop] !== 0) fail('string is not NUL-terminated');
   state.pos = stop + 1;
   if (length === 0) return '';
-  if (length <= SHORT_STRING) {
-    // Short ASCII strings (bus names, property names: several per reply) without Buffer's decoding call.
-    const buffer = state.buffer;
-    let text = '';
-    for (let i = start; i < stop; i++) {
-      const code = buffer[i] as number;
-      if (code >= 0x80) return buffer.toString('utf8', start, stop);
-      text += String.fromCharCode(code);
-    }
-    return text;
-  }
+  if (length <= SHORT_STRING)
+    return internedAscii(state.buffer, start, stop) ?? state.buffer.toString('utf8', start, stop);
   return state.buffer.toString('utf8', start, stop);
 }
 
-/** Up to this length a string is decoded byte by byte when it is ASCII. */
-const SHORT_STRING = 16;
+/**
+ * Short ASCII strings met before, by a hash of their bytes: bus names, signatures, property, action and attribute
+ * names and values repeat in every reply (tens of thousands of replies make a few hundred distinct strings), and
+ * are taken from here without a new string. A slot holds the last string met with its hash.
+ */
+const INTERNED_SLOTS = 4096;
+const interned: Array<string | undefined> = new Array<string | undefined>(INTERNED_SLOTS).fill(undefined);
+
+/** The ASCII string of `buffer[start, stop)`; undefined when it is not ASCII. */
+function internedAscii(buffer: Buffer, start: number, stop: number): string | undefined {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < stop; i++) {
+    const code = buffer[i] as number;
+    if (code >= 0x80) return undefined;
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  const slot = (hash ^ (hash >>> 16)) & (INTERNED_SLOTS - 1);
+  const known = interned[slot];
+  const length = stop - start;
+  if (known !== undefined && known.length === length) {
+    let i = 0;
+    while (i < length && known.charCodeAt(i) === buffer[start + i]) i++;
+    if (i === length) return known;
+  }
+  const text = buffer.toString('latin1', start, stop);
+  interned[slot] = text;
+  return text;
+}
+
+/** Up to this length an ASCII string is looked up among those met before (internedAscii). */
+const SHORT_STRING = 40;
 
 function readSignatureValue(state: ReadState): string {
   need(state, 1);
@@ -157,7 +177,8 @@ function readSignatureValue(state: ReadState): string {
   if (start + length + 1 > state.end) fail('signature runs past the end');
   if (state.buffer[start + length] !== 0) fail('signature is not NUL-terminated');
   state.pos = start + length + 1;
-  return state.buffer.toString('latin1', start, start + length);
+  if (length === 0) return '';
+  return internedAscii(state.buffer, start, start + length) ?? state.buffer.toString('latin1', start, start + length);
 }
 
 /** Splits a signature into its complete types; throws on a malformed one. */
@@ -252,7 +273,8 @@ function build(type: string): Reader {
       return (state) => {
         const length = readUint32(state);
         if (length > MAX_ARRAY_BYTES || length > state.end - state.pos) fail('array runs past the end');
-        const out = state.buffer.subarray(state.pos, state.pos + length);
+        // A copy: the message's bytes are a socket read's buffer, used again for the next read.
+        const out = Buffer.from(state.buffer.subarray(state.pos, state.pos + length));
         state.pos += length;
         return out;
       };
@@ -319,46 +341,60 @@ export function readBody(
   messageStart: number,
   le = true,
 ): unknown[] {
-  const state: ReadState = { buffer, pos: start, base: messageStart, end, depth: 0, le };
-  const out: unknown[] = [];
-  for (const type of splitTypes(signature)) out.push(compile(type)(state));
-  if (state.pos !== end) fail('bytes left after the body');
+  const readers = bodyReaders(signature);
+  const state = bodyState;
+  state.buffer = buffer;
+  state.pos = start;
+  state.base = messageStart;
+  state.end = end;
+  state.depth = 0;
+  state.le = le;
+  const out = new Array<unknown>(readers.length);
+  try {
+    for (let i = 0; i < readers.length; i++) out[i] = (readers[i] as Reader)(state);
+    if (state.pos !== end) fail('bytes left after the body');
+  } finally {
+    // The shared state holds no message after the read.
+    state.buffer = EMPTY;
+  }
   return out;
+}
+
+const EMPTY = Buffer.alloc(0);
+/** The state of every body read (reads do not nest: a reader never calls out). */
+const bodyState: ReadState = { buffer: EMPTY, pos: 0, base: 0, end: 0, depth: 0, le: true };
+const bodyReaderLists = new Map<string, readonly Reader[]>();
+
+/** The readers of a body's complete types (made once per signature). */
+function bodyReaders(signature: string): readonly Reader[] {
+  let readers = bodyReaderLists.get(signature);
+  if (!readers) {
+    readers = splitTypes(signature).map(compile);
+    if (bodyReaderLists.size < 1000) bodyReaderLists.set(signature, readers);
+  }
+  return readers;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Whole messages.
 
-const HEADER_NAMES = [
-  undefined,
-  'path',
-  'interface',
-  'member',
-  'errorName',
-  'replySerial',
-  'destination',
-  'sender',
-  'signature',
-  'unixFds',
-] as const;
-
 /** The type code (o, s, g, u) each known header field has. */
 const FIELD_TYPES = [0, 0x6f, 0x73, 0x73, 0x73, 0x75, 0x73, 0x73, 0x67, 0x75];
 
-/** The header fields each message type must have (method call, method return, error, signal). */
-const REQUIRED_FIELDS: { [type: number]: readonly string[] } = {
-  [MessageType.METHOD_CALL]: ['path', 'member'],
-  [MessageType.METHOD_RETURN]: ['replySerial'],
-  [MessageType.ERROR]: ['errorName', 'replySerial'],
-  [MessageType.SIGNAL]: ['path', 'member', 'interface'],
-};
-
+/** A message's header fields as read (undefined where the message has none); its body is read apart. */
 export interface MessageHeader {
-  [key: string]: unknown;
   serial: number;
   type: number;
   flags: number;
-  replySerial?: number;
+  path: string | undefined;
+  interface: string | undefined;
+  member: string | undefined;
+  errorName: string | undefined;
+  replySerial: number | undefined;
+  destination: string | undefined;
+  sender: string | undefined;
+  signature: string | undefined;
+  unixFds: number | undefined;
 }
 
 /**
@@ -391,11 +427,46 @@ export function readHeader(buffer: Buffer): { message: MessageHeader; bodyStart:
   const bodyStart = 16 + (((fieldsLength + 7) >> 3) << 3);
   if (total !== buffer.length) fail('message length does not match its header');
   const end = 16 + fieldsLength;
-  const state: ReadState = { buffer, pos: 16, base: 0, end, depth: 0, le };
+  const state = headerState;
+  state.buffer = buffer;
+  state.pos = 16;
+  state.end = end;
+  state.le = le;
   const serial = le ? buffer.readUInt32LE(8) : buffer.readUInt32BE(8);
   if (serial === 0) fail('message with serial 0');
-  const message: MessageHeader = { serial, type: buffer[1] as number, flags: buffer[2] as number };
-  // The fields a(yv), read without the general variant reader: each is a code, a one-type signature and a value.
+  const message: MessageHeader = {
+    serial,
+    type: buffer[1] as number,
+    flags: buffer[2] as number,
+    path: undefined,
+    interface: undefined,
+    member: undefined,
+    errorName: undefined,
+    replySerial: undefined,
+    destination: undefined,
+    sender: undefined,
+    signature: undefined,
+    unixFds: undefined,
+  };
+  try {
+    readFields(state, message);
+  } finally {
+    state.buffer = EMPTY;
+  }
+  for (let i = end; i < bodyStart; i++) if (buffer[i] !== 0) fail('non-zero padding');
+  checkRequiredFields(message);
+  if (message.unixFds !== undefined && message.unixFds > 0) fail('message with file descriptors attached');
+  if (bodyLength > 0 && !message.signature) fail('message with a body but no signature');
+  return { message, bodyStart, bodyLength };
+}
+
+/** The state of every header read (reads do not nest). */
+const headerState: ReadState = { buffer: EMPTY, pos: 0, base: 0, end: 0, depth: 0, le: true };
+
+/** The fields a(yv), read without the general variant reader: each is a code, a one-type signature and a value. */
+function readFields(state: ReadState, message: MessageHeader): void {
+  const buffer = state.buffer;
+  const end = state.end;
   while (state.pos < end) {
     align(state, 8);
     need(state, 4);
@@ -406,42 +477,74 @@ export function readHeader(buffer: Buffer): { message: MessageHeader; bodyStart:
     state.pos += 4;
     const expected = FIELD_TYPES[code];
     if (expected !== undefined && expected !== 0 && expected !== type) fail(`header field ${code} of the wrong type`);
-    let value: unknown;
+    if (type === 0x75) {
+      const value = readUint32(state); // u
+      if (code === 5) message.replySerial = value;
+      else if (code === 9) message.unixFds = value;
+      continue;
+    }
+    let value: string;
     if (type === 0x73 || type === 0x6f)
       value = readString(state); // s, o
     else if (type === 0x67)
       value = readSignatureValue(state); // g
-    else if (type === 0x75)
-      value = readUint32(state); // u
     else fail(`header field ${code} of an unexpected type`);
-    const name = HEADER_NAMES[code];
-    if (name) (message as { [key: string]: unknown })[name] = value;
+    switch (code) {
+      case 1:
+        message.path = value;
+        break;
+      case 2:
+        message.interface = value;
+        break;
+      case 3:
+        message.member = value;
+        break;
+      case 4:
+        message.errorName = value;
+        break;
+      case 6:
+        message.destination = value;
+        break;
+      case 7:
+        message.sender = value;
+        break;
+      case 8:
+        message.signature = value;
+        break;
+    }
   }
   if (state.pos !== end) fail('header fields do not fill their array');
-  for (let i = end; i < bodyStart; i++) if (buffer[i] !== 0) fail('non-zero padding');
+}
+
+/** The header fields each message type must have (method call, method return, error, signal). */
+const REQUIRED_FIELDS: { readonly [type: number]: ReadonlyArray<keyof MessageHeader> } = {
+  [MessageType.METHOD_CALL]: ['path', 'member'],
+  [MessageType.METHOD_RETURN]: ['replySerial'],
+  [MessageType.ERROR]: ['errorName', 'replySerial'],
+  [MessageType.SIGNAL]: ['path', 'member', 'interface'],
+};
+
+function checkRequiredFields(message: MessageHeader): void {
   const required = REQUIRED_FIELDS[message.type];
   if (!required) fail(`unknown message type ${message.type}`);
   for (const field of required) if (message[field] === undefined) fail(`message without its ${field} field`);
-  if (typeof message.unixFds === 'number' && message.unixFds > 0) fail('message with file descriptors attached');
-  if (bodyLength > 0 && !message.signature) fail('message with a body but no signature');
-  return { message, bodyStart, bodyLength };
 }
 
 /** Reads the body of a message whose header `readHeader` returned. */
 export function readMessageBody(buffer: Buffer, header: MessageHeader, bodyStart: number): DbusMessage {
-  const signature = typeof header.signature === 'string' ? header.signature : '';
+  const signature = header.signature ?? '';
   const body = signature ? readBody(buffer, bodyStart, buffer.length, signature, 0, buffer[0] === 0x6c) : [];
   return {
     type: header.type,
     serial: header.serial,
     flags: header.flags,
-    path: header.path as string | undefined,
-    interface: header.interface as string | undefined,
-    member: header.member as string | undefined,
-    errorName: header.errorName as string | undefined,
+    path: header.path,
+    interface: header.interface,
+    member: header.member,
+    errorName: header.errorName,
     replySerial: header.replySerial,
-    destination: header.destination as string | undefined,
-    sender: header.sender as string | undefined,
+    destination: header.destination,
+    sender: header.sender,
     signature,
     body,
   };

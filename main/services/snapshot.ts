@@ -16,6 +16,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { XPathItem } from '../xpath/xpath-service.js';
 import { Gate } from '../../shared/gate.js';
 import { matchesAny, type AttributeFilter } from './attribute-filter.js';
+import { JsonBytes, keyBytes, type KeyBytes } from './json-bytes.js';
 
 export type AttributeSelection = 'none' | 'default' | 'all';
 
@@ -298,33 +299,12 @@ export function snapshotJson(node: CollectedNode): NodeJson {
   };
 }
 
-/** The characters a chunked output collects before it hands them on. */
-const CHUNK_CHARS = 1 << 20;
-
-/** Collects written text and hands it on in chunks of about a megabyte (flush() hands on the rest). */
-export function chunked(write: (chunk: string) => void): { write: (text: string) => void; flush: () => void } {
-  let buffer = '';
-  const flush = () => {
-    if (buffer === '') return;
-    const chunk = buffer;
-    buffer = '';
-    write(chunk);
-  };
-  return {
-    write: (text) => {
-      buffer += text;
-      if (buffer.length >= CHUNK_CHARS) flush();
-    },
-    flush,
-  };
-}
-
 /** The bytes a byte-chunked output collects before it hands them on. */
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * chunked() for bytes: each written text is encoded as UTF-8 straight into a chunk of about a megabyte, handed on
- * once full (flush() hands on the rest). No long string is built and flattened before it is encoded.
+ * Collects written text and hands it on as UTF-8 in chunks of about a megabyte (flush() hands on the rest): each
+ * text is encoded straight into the chunk, no long string is built and flattened before it is encoded.
  */
 export function chunkedBytes(write: (chunk: Buffer) => void): { write: (text: string) => void; flush: () => void } {
   let buffer: Buffer | undefined;
@@ -355,52 +335,27 @@ export function chunkedBytes(write: (chunk: Buffer) => void): { write: (text: st
 /** An index into an array: a key JSON.stringify would write before all other keys of an object. */
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 
-/**
- * What JSON.stringify(attributesJson(entries), null, 2) writes with each line after the first indented by `inner`
- * (without `pretty`: JSON.stringify(attributesJson(entries))), written straight from the entries: no object of the
- * node's attributes, no second pass over the text to indent it.
- */
-function attributesText(entries: readonly AttributeEntry[], pretty: boolean, inner: string): string {
-  const keys: KeyText[] = new Array<KeyText>(entries.length);
-  const seen = new Set<string>();
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i] as AttributeEntry;
-    const key = keyTextOf(entry.namespace, entry.name);
-    // A key written twice (the last value in the first place) or an index key (written first): as JSON.stringify.
-    if (key.arrayIndex || seen.has(key.key)) {
-      const object = attributesJson(entries);
-      return pretty ? JSON.stringify(object, null, 2).replace(/\n/g, `\n${inner}`) : JSON.stringify(object);
-    }
-    seen.add(key.key);
-    keys[i] = key;
-  }
-  const field = pretty ? `\n${inner}  ` : '';
-  const colon = pretty ? ': ' : ':';
-  let text = '';
-  for (let i = 0; i < entries.length; i++) {
-    const value = (entries[i] as AttributeEntry).value;
-    let json: string | undefined;
-    if (value.type === 'String' || value.type === 'Bool' || value.type === 'Integer' || value.type === 'Number') {
-      json = JSON.stringify(value.value);
-    } else {
-      const plain = toJsonValue(value);
-      json = pretty ? JSON.stringify(plain, null, 2)?.replace(/\n/g, `\n${inner}  `) : JSON.stringify(plain);
-    }
-    // (JSON.stringify leaves out a key whose value it cannot write.)
-    if (json === undefined) continue;
-    text += `${text === '' ? '' : ','}${field}${(keys[i] as KeyText).json}${colon}${json}`;
-  }
-  if (text === '') return '{}';
-  return pretty ? `{${text}\n${inner}}` : `{${text}}`;
-}
-
-/** An attribute's key as JSON writes it, made once per name (a snapshot writes the same few dozen keys on every node). */
-interface KeyText {
+/** An attribute's key as JSON writes it, made once per key (a snapshot writes the same few dozen keys on every node). */
+interface KeyText extends KeyBytes {
   key: string;
-  json: string;
   arrayIndex: boolean;
+  /** Kept in the maps below (one object per key text); otherwise made anew for each use. */
+  kept: boolean;
+  /** The node whose attributes last had this key (a key twice in one node is a duplicate). */
+  seenIn: number;
 }
 const keyTexts = new Map<string, Map<string, KeyText>>();
+/** The same key text for every (namespace, name) that makes the same key, so duplicates are found by identity. */
+const keysByText = new Map<string, KeyText>();
+/** Counts the nodes whose attribute keys were checked for duplicates. */
+let keyCheck = 0;
+/**
+ * plainKeys' answer, reused from node to node (its caller is done with it before the next node), with the namespace
+ * and name each key was made for: consecutive nodes mostly list the same attributes in the same order.
+ */
+const nodeKeys: KeyText[] = [];
+const keyNamespaces: Namespace[] = [];
+const keyNames: string[] = [];
 
 function keyTextOf(namespace: Namespace, name: string): KeyText {
   let byName = keyTexts.get(namespace);
@@ -408,57 +363,160 @@ function keyTextOf(namespace: Namespace, name: string): KeyText {
   let text = byName.get(name);
   if (!text) {
     const key = attributeKey(namespace, name);
-    text = { key, json: JSON.stringify(key), arrayIndex: ARRAY_INDEX.test(key) };
+    text = keysByText.get(key);
     // Names are a closed set in practice; an open-ended one (object attributes as names) must not grow this forever.
-    if (byName.size < 10_000) byName.set(name, text);
+    const kept = text !== undefined || keysByText.size < 10_000;
+    text ??= { ...keyBytes(key), key, arrayIndex: ARRAY_INDEX.test(key), kept, seenIn: 0 };
+    if (kept) {
+      keysByText.set(key, text);
+      byName.set(name, text);
+    }
   }
   return text;
 }
 
 /**
- * Writes snapshot JSON as it streams: what JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline writes
- * (without `pretty`: JSON.stringify of it on one line), byte for byte, nothing kept of a node once it is written.
+ * The keys of a node's attributes when each is written once in the entries' order; undefined when JSON.stringify
+ * would write them otherwise (a key twice: the last value in the first place; index keys: first).
+ */
+function plainKeys(entries: readonly AttributeEntry[]): KeyText[] | undefined {
+  const check = ++keyCheck;
+  const keys = nodeKeys;
+  let seen: Set<string> | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as AttributeEntry;
+    let key = keys[i];
+    if (key === undefined || keyNames[i] !== entry.name || keyNamespaces[i] !== entry.namespace) {
+      key = keys[i] = keyTextOf(entry.namespace, entry.name);
+      keyNames[i] = entry.name;
+      keyNamespaces[i] = entry.namespace;
+    }
+    if (key.arrayIndex) return undefined;
+    if (key.kept) {
+      if (key.seenIn === check) return undefined;
+      key.seenIn = check;
+    } else {
+      // A key not kept is a new object each time: those are compared by their text.
+      seen ??= new Set();
+      if (seen.has(key.key)) return undefined;
+      seen.add(key.key);
+    }
+  }
+  return keys;
+}
+
+/**
+ * Writes what JSON.stringify(attributesJson(entries), null, 2) writes with each line after the first indented by
+ * `indent` spaces (compact with -1: JSON.stringify(attributesJson(entries))), straight from the entries: no object of
+ * the node's attributes, no text of it.
+ */
+function writeAttributes(out: JsonBytes, entries: readonly AttributeEntry[], indent: number): void {
+  const keys = plainKeys(entries);
+  if (!keys) {
+    const object = attributesJson(entries);
+    out.utf8(
+      indent < 0 ? JSON.stringify(object) : JSON.stringify(object, null, 2).replace(/\n/g, `\n${' '.repeat(indent)}`),
+    );
+    return;
+  }
+  if (entries.length === 0) {
+    out.ascii('{}');
+    return;
+  }
+  const inner = indent < 0 ? -1 : indent + 2;
+  for (let i = 0; i < entries.length; i++) {
+    out.byte(i === 0 ? 0x7b : 0x2c);
+    out.newline(inner);
+    const key = keys[i] as KeyText;
+    out.bytes(inner < 0 ? key.compact : key.pretty);
+    out.value((entries[i] as AttributeEntry).value, inner);
+  }
+  out.newline(indent);
+  out.byte(0x7d);
+}
+
+const FIELD_KEYS = {
+  runtimeId: keyBytes('runtimeId'),
+  namespace: keyBytes('namespace'),
+  role: keyBytes('role'),
+  name: keyBytes('name'),
+  attributes: keyBytes('attributes'),
+  children: keyBytes('children'),
+};
+
+/**
+ * Writes snapshot JSON as it streams, as UTF-8 in chunks of about a megabyte (`emit`): what
+ * JSON.stringify(trees.map(snapshotJson), null, 2) plus a newline writes (without `pretty`: JSON.stringify of it on
+ * one line), byte for byte, nothing kept of a node once it is written. end() hands on the last chunk.
  */
 export function jsonStreamWriter(
-  write: (text: string) => void,
+  emit: (chunk: Buffer) => void,
   layout: SnapshotLayout = {},
 ): SnapshotStreamWriter<SnapshotEntry> {
   const pretty = layout.pretty !== false;
-  const newline = pretty ? '\n' : '';
-  const step = pretty ? '  ' : '';
-  const colon = pretty ? ': ' : ':';
+  const out = new JsonBytes(emit);
   // The node lists open, outermost first (the roots' list, then each open node's children): items written so far.
   const counts: number[] = [0];
-  const field = (inner: string, name: string, value: string) => `${newline}${inner}"${name}"${colon}${value},`;
-  /** A list at level L is indented 2L steps, its items 2L+1, their fields 2L+2. */
-  const indent = (steps: number) => step.repeat(steps);
+  /** A list at level L is indented 2L steps, its items 2L+1, their fields 2L+2 (a step is two spaces; -1: compact). */
+  const indent = (steps: number) => (pretty ? 2 * steps : -1);
+  const field = (inner: number, key: KeyBytes) => {
+    out.newline(inner);
+    out.bytes(pretty ? key.pretty : key.compact);
+  };
+  const text = (inner: number, key: KeyBytes, value: string) => {
+    field(inner, key);
+    out.string(value);
+    out.byte(0x2c);
+  };
   return {
     open(node) {
       const level = counts.length - 1;
-      const item = indent(2 * level + 1);
       const inner = indent(2 * level + 2);
-      write(counts[level] === 0 ? `[${newline}${item}` : `,${newline}${item}`);
+      out.byte(counts[level] === 0 ? 0x5b : 0x2c);
+      out.newline(indent(2 * level + 1));
       counts[level]!++;
-      const attributes = attributesText(node.attributes, pretty, inner);
-      write(
-        `{${field(inner, 'runtimeId', JSON.stringify(node.runtimeId))}${field(inner, 'namespace', JSON.stringify(node.namespace))}` +
-          `${field(inner, 'role', JSON.stringify(node.role))}${field(inner, 'name', JSON.stringify(node.name))}` +
-          `${field(inner, 'attributes', attributes)}${newline}${inner}"children"${colon}`,
-      );
+      out.byte(0x7b);
+      text(inner, FIELD_KEYS.runtimeId, node.runtimeId);
+      text(inner, FIELD_KEYS.namespace, node.namespace);
+      text(inner, FIELD_KEYS.role, node.role);
+      text(inner, FIELD_KEYS.name, node.name);
+      field(inner, FIELD_KEYS.attributes);
+      writeAttributes(out, node.attributes, inner);
+      out.byte(0x2c);
+      field(inner, FIELD_KEYS.children);
       counts.push(0);
     },
     close() {
       const level = counts.length - 1;
       if (level === 0) throw new Error('close() without an open node');
       const written = counts.pop()!;
-      write(written === 0 ? '[]' : `${newline}${indent(2 * level)}]`);
-      write(`${newline}${indent(2 * level - 1)}}`);
+      if (written === 0) out.ascii('[]');
+      else {
+        out.newline(indent(2 * level));
+        out.byte(0x5d);
+      }
+      out.newline(indent(2 * level - 1));
+      out.byte(0x7d);
     },
     end() {
       if (counts.length !== 1) throw new Error(`end() with ${counts.length - 1} nodes open`);
-      write(counts[0] === 0 ? '[]\n' : `${newline}]\n`);
+      if (counts[0] === 0) out.ascii('[]');
+      else {
+        out.newline(indent(0));
+        out.byte(0x5d);
+      }
+      out.byte(0x0a);
+      out.flush();
     },
   };
+}
+
+/** jsonStreamWriter handing on text: each chunk decoded (a chunk never ends inside a character). */
+export function jsonTextStreamWriter(
+  write: (text: string) => void,
+  layout: SnapshotLayout = {},
+): SnapshotStreamWriter<SnapshotEntry> {
+  return jsonStreamWriter((chunk) => write(chunk.toString('utf8')), layout);
 }
 
 /** Writes `--format text` as it streams: one line a node, indented two spaces a level. */
@@ -486,9 +544,7 @@ export function writeSnapshotJson(
   write: (chunk: string) => void,
   layout: SnapshotLayout = {},
 ): void {
-  const output = chunked(write);
-  streamTrees(trees, jsonStreamWriter(output.write, layout));
-  output.flush();
+  streamTrees(trees, jsonTextStreamWriter(write, layout));
 }
 
 /** The text `snapshot` writes for the collected trees in a format (`pretty` applies to xml and json). */

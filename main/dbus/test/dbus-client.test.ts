@@ -132,6 +132,69 @@ test('a peer hanging up in the middle of a message fails the calls in flight and
   });
 });
 
+test('replies cut anywhere across chunks, a header cut too, are each read whole and matched to their call', async () => {
+  await withBus({}, async (bus) => {
+    const count = 60;
+    const calls: Array<{ serial: number; text: string }> = [];
+    bus.onMessage = (message, peer) => {
+      // Texts of every size (one longer than a socket read) and the byte order of the other end either way.
+      const text = `${message.serial}:${'é'.repeat(calls.length % 7 === 0 ? 40_000 : calls.length * 13)}`;
+      calls.push({ serial: message.serial, text });
+      if (calls.length < count) return;
+      const wire = Buffer.concat(
+        calls.map((c, i) =>
+          marshalMessage({
+            type: MessageType.METHOD_RETURN,
+            serial: 200 + i,
+            replySerial: c.serial,
+            signature: 'su',
+            body: [c.text, i],
+            bigEndian: i % 3 === 0,
+          }),
+        ),
+      );
+      void (async () => {
+        // Pieces of 1 to 15 bytes (inside a fixed header), of a few hundred, and of many thousand.
+        let piece = 0;
+        for (let at = 0; at < wire.length; piece++) {
+          const size = [1 + (piece % 15), 100 + ((piece * 37) % 900), 20_000 + piece][piece % 3] as number;
+          peer.raw(wire.subarray(at, at + size));
+          at += size;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      })();
+    };
+    const client = await DbusClient.connect(bus.address, { callTimeoutMs: 10_000 });
+    try {
+      const replies = await Promise.all(Array.from({ length: count }, () => call(client, 'Piecewise')));
+      const bySerial = new Map(calls.map((c, i) => [c.serial, [c.text, i]]));
+      const sent = bus.received.filter((m) => m.member === 'Piecewise').map((m) => bySerial.get(m.serial));
+      assert.deepEqual(replies, sent);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+test('byte arrays of a reply keep their bytes after later reads', async () => {
+  await withBus({}, async (bus) => {
+    bus.onMessage = (message, peer) => {
+      const bytes = Buffer.alloc(3000, message.serial % 251);
+      setTimeout(() => peer.reply(message, 'ay', [bytes]), 2);
+    };
+    const client = await DbusClient.connect(bus.address, { callTimeoutMs: 2000 });
+    try {
+      const first = (await call(client, 'Bytes'))[0] as Buffer;
+      const copy = Buffer.from(first);
+      // Later replies are read into the connection's read buffer again.
+      for (let i = 0; i < 5; i++) await call(client, 'Bytes');
+      assert.ok(first.equals(copy));
+    } finally {
+      client.close();
+    }
+  });
+});
+
 test('a call nobody answers times out as not responding; the destination then fails fast', async () => {
   await withBus({}, async (bus) => {
     const client = await DbusClient.connect(bus.address, { callTimeoutMs: 150 });

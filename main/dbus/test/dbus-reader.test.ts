@@ -260,3 +260,14 @@ test('a message missing a required field, of an unknown type or with a mistyped 
   mistyped[at + 2] = 0x73;
   assert.throws(() => decodeMessage(mistyped), /header field 1 of the wrong type/);
 });
+
+test('short strings read before are read again as they are, whatever else shares their slot', () => {
+  // More distinct short strings than slots kept, of every length up to where the lookup stops and past it.
+  const texts = Array.from({ length: 20_000 }, (_, i) => `${'abcdefghij'.repeat(5).slice(0, i % 45)}${i}`);
+  texts.push(':1.3', ':1.30', 'é', 'x\u0000y'.slice(0, 1), '');
+  for (let round = 0; round < 3; round++) {
+    const shuffled = texts.map((text, i) => texts[(i * 7919 + round) % texts.length] as string);
+    assert.deepEqual(read(wire('as', [shuffled])), [shuffled]);
+    assert.deepEqual(read(wire('ag', [['s', 'a{sv}', '(so)', '']])), [['s', 'a{sv}', '(so)', '']]);
+  }
+});

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MessageType, Variant, WireFormatError } from '../message.js';
 import { decodeMessage } from '../reader.js';
-import { marshalMethodCall } from '../writer.js';
+import { seededRandom } from '../../../shared/random.js';
+import { CallBatch, marshalMethodCall, type MethodCall } from '../writer.js';
 
 const base = {
   serial: 42,
@@ -66,4 +67,51 @@ test('a value that does not fit its signature is refused, naming the argument an
   assert.throws(call('v', [1]), /argument 0: a value of type "v" cannot be written from number/);
   assert.throws(call('v', [new Variant('ss', 'a')]), /exactly one complete type/);
   assert.throws(call('z', [1]), /unknown type code "z"/);
+});
+
+test('a batch of calls holds the bytes marshalMethodCall writes for each, in order, across its pools', () => {
+  const random = seededRandom(20261206);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const shapes: Array<Pick<MethodCall, 'interface' | 'member' | 'signature' | 'body'>> = [
+    { interface: 'org.a11y.atspi.Component', member: 'GetExtents', signature: 'u', body: [0] },
+    { interface: 'org.a11y.atspi.Accessible', member: 'GetRelationSet' },
+    { interface: 'org.a11y.atspi.Accessible', member: 'GetRelationSet', signature: '', body: [] },
+    { interface: 'org.a11y.atspi.Text', member: 'GetText', signature: 'ii', body: [0, -1] },
+    { interface: 'org.a11y.atspi.Text', member: 'GetAttributeRun', signature: 'ib', body: [3, true] },
+    { interface: 'org.freedesktop.DBus.Properties', member: 'GetAll', signature: 's', body: ['org.a11y.atspi.Text'] },
+    { interface: 'org.freedesktop.DBus.Properties', member: 'Get', signature: 'ss', body: ['ä', 'Name'] },
+    { interface: 'org.a11y.atspi.Value', member: 'Set', signature: 'ssv', body: ['a', 'b', new Variant('d', 2.5)] },
+    { interface: 'org.a11y.atspi.Collection', member: 'GetTree', signature: '(aiia{ss}iaiiasib)as' },
+    { interface: 'x.ünïcødé', member: 'M', signature: 'sxt', body: ['é', -3n, 2n ** 40n] },
+    { interface: 'x.Big', member: 'Big', signature: 'ay', body: [Buffer.alloc(300_000, 7)] },
+  ];
+  shapes[8]!.body = [
+    [[1], 2, { k: 'v' }, 0, [], 0, [], 0, false],
+    ['ChildCount', 'Name'],
+  ];
+  const destinations = [':1.3', ':1.52', 'org.a11y.atspi.Registry', 'org.ünïcødé'];
+  const paths = ['/', '/org/a11y/atspi/accessible/root', '/org/a11y/atspi/accessible/12345', `/p/${'x'.repeat(400)}`];
+  const batch = new CallBatch();
+  assert.equal(batch.take(), undefined);
+  let serial = 1;
+  for (let round = 0; round < 40; round++) {
+    const expected: Buffer[] = [];
+    const count = Math.floor(random() * 200);
+    for (let i = 0; i < count; i++) {
+      const shape = i === 5 && round % 10 === 0 ? shapes[10]! : pick(shapes.slice(0, 10));
+      const call: MethodCall = { serial: serial++, destination: pick(destinations), path: pick(paths), ...shape };
+      if (random() < 0.05) call.flags = 1;
+      expected.push(marshalMethodCall(call));
+      const { serial: own, ...fields } = call;
+      batch.add(own, fields);
+      // A call whose body does not fit adds nothing.
+      if (random() < 0.05) {
+        assert.throws(() => batch.add(serial, { ...fields, signature: 'u', body: ['x'] }), WireFormatError);
+        assert.throws(() => batch.add(serial, { ...fields, signature: 'uu', body: [1] }), /2 types but the body 1/);
+      }
+    }
+    const taken = batch.take();
+    if (count === 0) assert.equal(taken, undefined);
+    else assert.ok(taken?.equals(Buffer.concat(expected)), `round ${round}`);
+  }
 });
