@@ -54,10 +54,10 @@ export function registerMcp(program: Command): void {
     // hundred milliseconds of the main thread) load while the applications answer. Loaded side by side, the modules
     // held the first calls back until they were all in.
     const context = await McpContext.open(runtimeOptionsFrom(options), { actionsPerSecond: options.actionsPerSecond });
-    let modules: [typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/stdio.js')];
+    let modules: [typeof import('./server.js'), typeof import('./sdk.js')];
     try {
       await Promise.race([context.treesRequested, delay(MAX_WAIT_FOR_TREES_REQUESTED_MS)]);
-      modules = await Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
+      modules = await Promise.all([import('./server.js'), import('./sdk.js')]);
     } catch (error) {
       await context.close();
       throw error;

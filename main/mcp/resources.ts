@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema } from './sdk.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { Coalescer } from './coalescer.js';
 import type { McpContext } from './context.js';

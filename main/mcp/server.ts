@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from './sdk.js';
 import { registerTreeResources } from './resources.js';
 import type { McpContext } from './context.js';
 import { registerTools } from './tools.js';

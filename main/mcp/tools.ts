@@ -1,8 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { renderExport } from '../../shared/export/templates.js';
-import { locateNodes } from '../services/locate.js';
+import { z } from './sdk.js';
 import { act, ACTION_NAMES, type AgentAction } from './act.js';
 import { AgentError, errorData } from './errors.js';
 import { lineOf } from './node-items.js';
@@ -201,6 +199,11 @@ export function registerTools(server: McpServer, context: McpContext): void {
     },
     guarded(async ({ id: target, limit }) => {
       const node = context.node(target);
+      // Loaded on first use, like the screenshot codecs: the server starts without the locator modules.
+      const [{ locateNodes }, { renderExport }] = await Promise.all([
+        import('../services/locate.js'),
+        import('../../shared/export/templates.js'),
+      ]);
       const [located] = await locateNodes(context.runtime, context.xpath, [node]);
       const locators = (located?.locators ?? []).slice(0, limit);
       const targets = located ? [{ ...located, locators }] : [];

@@ -1,4 +1,3 @@
-import { captureLocatorTree } from './locate.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 
@@ -69,7 +68,9 @@ export class TreeWarmer {
       this.loading = counted.finally(() => (this.loading = undefined));
       const nodes = await counted;
       // A capture walks every node on the host's own thread: in the background only where that is quick.
+      // The locator modules load only for a capture: a host that never captures (the MCP server) starts without them.
       if (this.options.captureLocators !== false && !this.abort.signal.aborted && nodes <= CAPTURE_MAX_NODES) {
+        const { captureLocatorTree } = await import('./locate.js');
         await captureLocatorTree(this.runtime);
       }
     } catch {

@@ -338,11 +338,15 @@ test('a partial cache: names come with GetTree, roles per node, states and inter
   );
 });
 
-test('a partial cache lacking many nodes, ids asked before the load: names in a second GetTree, none read per node', async () => {
-  // The XPath bridge asks for an application's ids before its children: the GetTree beside the cache call is for
-  // the structure and the ids; where the cache lacks many nodes (here: from one on), the names follow in one more GetTree.
+/**
+ * Loads idTree() from a cache lacking its four inner nodes (the threshold set to one), ids asked before the load as
+ * the XPath bridge asks: checks what the nodes show and that the names' GetTree followed the first one. Answers the
+ * calls made on the nodes the cache lacked, by verb.
+ */
+async function loadLackingMany(tree: Partial<FakeTree> = {}): Promise<(verb: string) => string[]> {
+  let calls: string[] = [];
   await withProvider(
-    { ...idTree(), cachedPaths: ['root', 'win'] },
+    { ...idTree(), cachedPaths: ['root', 'win'], ...tree },
     async ({ app, log: callLog }) => {
       await app.loadId();
       const nodes = await flat(app);
@@ -363,13 +367,26 @@ test('a partial cache lacking many nodes, ids asked before the load: names in a 
         log.filter((line) => line.startsWith('GetTree')),
         ['GetTree ChildCount,AccessibleId', 'GetTree Name,Description'],
       );
-      const content = (verb: string) =>
-        log.filter((line) => line.startsWith(`${verb} `) && /\/(ok|cancel|panel|status)$/.test(line));
-      assert.equal(content('GetRole').length, 4);
-      for (const verb of ['Get Name', 'Get Description', 'Get AccessibleId']) assert.deepEqual(content(verb), [], verb);
+      calls = log.filter((line) => /\/(ok|cancel|panel|status)$/.test(line));
     },
     { partialFromNodes: 1 },
   );
+  return (verb) => calls.filter((line) => line.startsWith(`${verb} `));
+}
+
+test('a partial cache lacking many nodes, ids asked before the load: names in a second GetTree, none read per node', async () => {
+  // The XPath bridge asks for an application's ids before its children: the GetTree beside the cache call is for
+  // the structure and the ids; where the cache lacks many nodes (here: from one on), the names follow in one more GetTree.
+  const content = await loadLackingMany();
+  assert.equal(content('GetRole').length, 4);
+  for (const verb of ['Get Name', 'Get Description', 'Get AccessibleId']) assert.deepEqual(content(verb), [], verb);
+});
+
+test('a partial cache lacking many nodes whose GetTree brings no names: the roles read first, the names per node', async () => {
+  // The roles are read alone; the names are taken from the GetTree entries once the second GetTree is in, and read
+  // per node where the entries lack them.
+  const content = await loadLackingMany({ treeProperties: ['ChildCount', 'AccessibleId'] });
+  for (const verb of ['GetRole', 'Get Name', 'Get Description']) assert.equal(content(verb).length, 4, verb);
 });
 
 test('a partial cache that a walk fills: the nodes the cache asked again holds are taken from it, none left partial', async () => {

@@ -42,6 +42,8 @@ export interface FakeTree {
   cachedAfterWalk?: string[];
   /** Offer Collection.GetTree on the root (pre-order). */
   collection: boolean;
+  /** The properties GetTree answers with, of those asked for (an older toolkit's); every one it knows when absent. */
+  treeProperties?: string[];
 }
 
 const PREFIX = '/org/a11y/atspi/accessible/';
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
         if (!n || depth > 50) return;
         const props: { [key: string]: InstanceType<typeof Variant> } = {};
         for (const name of properties) {
+          if (tree.treeProperties && !tree.treeProperties.includes(name)) continue;
           if (name === 'ChildCount') props[name] = new Variant('i', childCountOf(n));
           if (name === 'AccessibleId') props[name] = new Variant('s', n.id ?? '');
           if (name === 'Attributes') props[name] = new Variant('a{ss}', n.attributes ?? {});
