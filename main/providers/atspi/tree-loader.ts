@@ -10,6 +10,7 @@ import {
   STRUCTURE_TREE_PROPERTIES,
 } from './atspi-calls.js';
 import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
+import { eachAtOnce } from '../../../shared/gate.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { internInterfaces, newNodeData, runtimeIdOf } from './node-data.js';
 
@@ -37,27 +38,6 @@ const COMPLETED_AT_ONCE = 16;
 const MAX_COMPLETION_READS = 3;
 /** The interfaces of a partial node until they are read. */
 const NO_INTERFACES = internInterfaces([]);
-
-/**
- * Runs `body` for each item in their order, at most `limit` at once: that many loops take the next item as one ends,
- * so no promise is made per item up front (ten thousand of them, made at once, held the thread). Stops taking items
- * at the first failure, which it throws.
- */
-async function eachAtOnce<T>(items: readonly T[], limit: number, body: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const loop = async () => {
-    while (!failed && next < items.length) {
-      try {
-        await body(items[next++] as T);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, loop));
-}
 
 /**
  * Loads the tree: in bulk where an application offers it (`Cache.GetItems` when the cache is complete, otherwise
