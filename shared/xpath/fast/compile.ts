@@ -625,8 +625,28 @@ function childrenSorted(env: Env, input: Stream, per: (env: Env, c: It) => Strea
     const s = per(env, c);
     for (let x = s(); x !== undefined; x = s()) found.push(x);
   }
-  found.sort((a, b) => position.call(tree, a) - position.call(tree, b));
-  return fromArray(found.filter((x, i) => i === 0 || found[i - 1] !== x));
+  return fromArray(distinctInDocumentOrder(found, (x) => position.call(tree, x)));
+}
+
+/**
+ * Nodes sorted by document position, each once: the positions read once per node (not twice per comparison), and
+ * no sort at all when they come in order already.
+ */
+function distinctInDocumentOrder(found: readonly U[], position: (x: U) => number): U[] {
+  const keys = new Float64Array(found.length);
+  let ordered = true;
+  for (let i = 0; i < found.length; i++) {
+    keys[i] = position(found[i]);
+    if (i > 0 && keys[i - 1]! > keys[i]!) ordered = false;
+  }
+  const order = Array.from(found.keys());
+  if (!ordered) order.sort((a, b) => keys[a]! - keys[b]!);
+  const out: U[] = [];
+  for (let i = 0; i < order.length; i++) {
+    const x = found[order[i]!]!;
+    if (i === 0 || found[order[i - 1]!] !== x) out.push(x);
+  }
+  return out;
 }
 
 /**
@@ -681,13 +701,22 @@ function childrenBelow(inp: NodesC, dos: Step, child: Step): NodesC {
         const s = applyPreds(env, filtered(env, kids, test, 0, kids.length, 1), preds);
         for (let x = s(); x !== undefined; x = s()) found.push(x);
       };
-      if (tree.isDocument(start)) {
+      const atDocument = tree.isDocument(start);
+      const key =
+        atDocument && nth !== undefined ? `${t.k === 'name' ? `${t.ns}\u0000${t.local}` : t.k}\u0000${nth}` : '';
+      const known = key ? documentNths.get(tree)?.get(key) : undefined;
+      if (known) return fromArray(known);
+      if (atDocument) {
         const parents = named ? parentsOfNamed(env, named.ns, named.local) : undefined;
         if (parents) for (const parent of parents) collect(childrenOf(env, parent));
         else for (const kids of childListsBelow(env, start)) collect(kids);
       } else for (const kids of walkChildLists(env, start)) collect(kids);
-      found.sort((a, b) => position.call(tree, a) - position.call(tree, b));
-      const distinct = found.filter((x, i) => i === 0 || found[i - 1] !== x);
+      const distinct = distinctInDocumentOrder(found, (x) => position.call(tree, x));
+      if (key) {
+        let byKey = documentNths.get(tree);
+        if (!byKey) documentNths.set(tree, (byKey = new Map()));
+        byKey.set(key, distinct);
+      }
       return fromArray(distinct);
     },
   };
@@ -710,6 +739,12 @@ function walkChildLists(env: Env, start: U): (readonly U[])[] {
   }
   return lists;
 }
+
+/**
+ * `//T[n]` from the document, once per tree that does not change (one that gives document positions), test and n:
+ * locator verification asks for `//*[2]`, `//*[3]`... again with every candidate.
+ */
+const documentNths = new WeakMap<object, Map<string, readonly U[]>>();
 
 /** walkChildLists of the document, once per tree that does not change (one that gives document positions). */
 const documentChildLists = new WeakMap<object, (readonly U[])[]>();
