@@ -86,6 +86,14 @@ test("positional steps below every node (//T[n]) select as the scan and fontoxpa
   assert.ok((keysOf(selectNodesFast(xdm, '//Window[2]')) ?? []).length > 0, 'a second window is found');
 });
 
+test('//T[n] asked again over the same tree, alone and as the first step of longer paths, selects as fontoxpath does', () => {
+  const xdm = new LocatorXdmTree(tree);
+  const queries = ['//*[1]', '//*[2]/*[1]', '//*[1]/Button', '//*[2]', '//*[1]/*[2]', '//Window[1]', '//Window[1]/*'];
+  // The second round answers from what the first one kept for this tree.
+  for (let round = 0; round < 2; round++) for (const xpath of queries) selectsAsScanAndFontoxpath(xdm, xpath);
+  assert.ok((keysOf(selectNodesFast(xdm, '//*[1]')) ?? []).length > 1, 'first children are found');
+});
+
 test('child steps from many contexts (collected and sorted by position) select as the scan and fontoxpath do', () => {
   const xdm = new LocatorXdmTree(tree);
   const queries = [
