@@ -31,27 +31,30 @@ export function composeAttributes(
   facts: NodeFacts,
   patterns: readonly string[],
 ): AttributeEntry[] {
-  // One pass over the provider's entries (a snapshot composes ten thousand nodes' fifty attributes).
-  const entries: AttributeEntry[] = [];
+  // No copy of the provider's entries: a first pass learns what they hold, a second writes the result (a snapshot
+  // composes ten thousand nodes' eighty attributes).
   let hasName = false;
   let hasId = false;
   let hasTechnology = false;
   let hasPatterns = false;
-  for (const entry of provided) {
-    if (entry.namespace === 'control') {
-      const name = entry.name;
-      if (name === AttributeNames.RuntimeId || (facts.isSecure && SECRET_ATTRIBUTE_NAMES.has(name))) continue;
-      if (name === AttributeNames.Name) hasName = true;
-      else if (name === AttributeNames.Id) hasId = true;
-      else if (name === AttributeNames.Technology) hasTechnology = true;
-      else if (name === AttributeNames.SupportedPatterns) hasPatterns = true;
-    }
-    entries.push(entry);
+  for (let i = 0; i < provided.length; i++) {
+    const entry = provided[i] as AttributeEntry;
+    if (entry.namespace !== 'control') continue;
+    const name = entry.name;
+    if (name === AttributeNames.Name) hasName = true;
+    else if (name === AttributeNames.Id) hasId = true;
+    else if (name === AttributeNames.Technology) hasTechnology = true;
+    else if (name === AttributeNames.SupportedPatterns) hasPatterns = true;
   }
   const result: AttributeEntry[] = [];
   if (!hasName) result.push({ namespace: 'control', name: AttributeNames.Name, value: uiString(facts.name) });
   if (facts.id && !hasId) result.push({ namespace: 'control', name: AttributeNames.Id, value: uiString(facts.id) });
-  for (const entry of entries) {
+  for (let i = 0; i < provided.length; i++) {
+    const entry = provided[i] as AttributeEntry;
+    if (entry.namespace === 'control') {
+      const name = entry.name;
+      if (name === AttributeNames.RuntimeId || (facts.isSecure && SECRET_ATTRIBUTE_NAMES.has(name))) continue;
+    }
     if (entry.name === AttributeNames.Id && !entry.value) continue;
     pushWithAliases(result, entry);
   }

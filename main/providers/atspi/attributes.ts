@@ -291,27 +291,35 @@ export function readAll(
     (waiting ??= []).push(i);
   }
   if (reads.length === 0) return out;
-  return Promise.allSettled(reads).then((results) => {
-    const sourceResults = new Array<PromiseSettledResult<unknown>>(sources?.length ?? 0);
-    for (let r = 0; r < results.length; r++) {
-      const result = results[r] as PromiseSettledResult<unknown>;
-      const i = readFor[r] as number;
-      if (i < 0) {
-        sourceResults[-1 - i] = result;
-        continue;
+  // Each read settles into its place; one promise for the node (Promise.allSettled made a result object and an
+  // iterator step per read, ten of them per node of a snapshot).
+  const sourceValues = new Array<unknown>(sources?.length ?? 0);
+  return new Promise((resolve) => {
+    let pending = reads.length;
+    const settled = (): void => {
+      if (--pending > 0) return;
+      for (const i of waiting ?? []) {
+        const derived = (list[i] as AtspiAttribute).derived as Derived;
+        const value = sourceValues[(sources as Array<SharedRead<unknown>>).indexOf(derived.source)];
+        out[i] = value instanceof FailedRead ? value : make(derived, value);
       }
-      const attribute = list[i] as NodeAttribute;
-      out[i] =
-        result.status === 'fulfilled'
-          ? (result.value as UiValue)
-          : new FailedRead(result.reason, attribute.readUnmapped !== undefined);
+      resolve(out);
+    };
+    for (let r = 0; r < reads.length; r++) {
+      const i = readFor[r] as number;
+      (reads[r] as Promise<unknown>).then(
+        (value) => {
+          if (i < 0) sourceValues[-1 - i] = value;
+          else out[i] = value as UiValue;
+          settled();
+        },
+        (reason: unknown) => {
+          if (i < 0) sourceValues[-1 - i] = new FailedRead(reason, true);
+          else out[i] = new FailedRead(reason, (list[i] as NodeAttribute).readUnmapped !== undefined);
+          settled();
+        },
+      );
     }
-    for (const i of waiting ?? []) {
-      const derived = (list[i] as AtspiAttribute).derived as Derived;
-      const result = sourceResults[(sources as Array<SharedRead<unknown>>).indexOf(derived.source)];
-      out[i] = result?.status === 'fulfilled' ? make(derived, result.value) : new FailedRead(result?.reason, true);
-    }
-    return out;
   });
 }
 
