@@ -9,8 +9,7 @@ export class Gate {
   private readonly waiting = new Fifo<() => void>();
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new RangeError(`a gate's limit must be a positive integer, got ${limit}`);
+    checkLimit(limit);
   }
 
   /** How many tasks run now. */
@@ -32,15 +31,16 @@ export class Gate {
 }
 
 /**
- * Runs `body` for each item in their order, at most `limit` at once (a Gate for a list known up front): that many loops take the next item as one ends,
- * so no promise is made per item up front (ten thousand of them, made at once, held the thread). Stops taking items
- * at the first failure, which it throws.
+ * Runs `body` for each item in their order, at most `limit` at once (a Gate for a list known up front): that many
+ * loops take the next item as one ends, so no promise is made per item up front (ten thousand of them, made at once,
+ * held the thread). Stops taking items at the first failure, which it throws.
  */
 export async function eachAtOnce<T>(
   items: readonly T[],
   limit: number,
   body: (item: T) => Promise<void>,
 ): Promise<void> {
+  checkLimit(limit);
   let next = 0;
   let failed = false;
   const loop = async () => {
@@ -54,4 +54,9 @@ export async function eachAtOnce<T>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, loop));
+}
+
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`a gate's limit must be a positive integer, got ${limit}`);
 }

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from './sdk.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from './sdk.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { Coalescer } from './coalescer.js';

@@ -5,4 +5,5 @@
 export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 export { z } from 'zod';

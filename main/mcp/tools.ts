@@ -1,6 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from './sdk.js';
+import { type CallToolResult, type McpServer, z } from './sdk.js';
 import { act, ACTION_NAMES, type AgentAction } from './act.js';
 import { AgentError, errorData } from './errors.js';
 import { lineOf } from './node-items.js';

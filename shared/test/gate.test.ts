@@ -56,4 +56,8 @@ test('eachAtOnce runs each item once, in order, at most its limit at once, and s
   );
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.ok(!taken.includes(4) && !taken.includes(5), `items after the failure were not taken: ${taken.join(',')}`);
+  await assert.rejects(
+    eachAtOnce([1], 0, async () => {}),
+    /positive integer, got 0/,
+  );
 });

@@ -440,6 +440,12 @@ export class TreeLoader {
     const leavePartial = missing.length >= (this.options.partialFromNodes ?? PARTIAL_FROM_NODES);
     const c = this.calls;
     const accessibleIdOf = (entry: TreeEntry) => String(entry.properties.AccessibleId ?? '');
+    /** A name or description from the node's GetTree entry, read from the node where the entry lacks it. */
+    const textOf = (entry: TreeEntry | undefined, name: 'Name' | 'Description', ref: ObjectRef) => {
+      const value = entry?.properties[name];
+      if (typeof value === 'string') return value;
+      return name === 'Name' ? c.getName(ref) : c.getDescription(ref);
+    };
     const childCountOf = (key: string) => structure.get(key)?.children.length ?? 0;
     await eachAtOnce(missing, leavePartial ? ROLES_READ_AT_ONCE : HEADERS_READ_AT_ONCE, async ({ key, ref }) => {
       if (c.client.isClosed || cachedAgain?.has(key)) return;
@@ -461,15 +467,14 @@ export class TreeLoader {
             partial: true,
           });
         } else {
-          const property = async (name: 'Name' | 'Description', read: () => Promise<string>) => {
+          const property = async (name: 'Name' | 'Description') => {
             if (namesAdded) await namesAdded;
-            const value = entry.properties[name];
-            return typeof value === 'string' ? value : read();
+            return textOf(entry, name, ref);
           };
           const [role, name, description, states, interfaces] = await Promise.all([
             c.getRole(ref),
-            property('Name', () => c.getName(ref)),
-            property('Description', () => c.getDescription(ref)),
+            property('Name'),
+            property('Description'),
             c.getState(ref),
             c.getInterfaces(ref),
           ]);
@@ -506,11 +511,11 @@ export class TreeLoader {
       }
       await eachAtOnce(unnamed, HEADERS_READ_AT_ONCE, async ({ key, ref, header }) => {
         if (c.client.isClosed) return;
-        const { Name: name, Description: description } = treeByKey.get(key)?.properties ?? {};
+        const entry = treeByKey.get(key);
         try {
           [header.name, header.description] = await Promise.all([
-            typeof name === 'string' ? name : c.getName(ref),
-            typeof description === 'string' ? description : c.getDescription(ref),
+            textOf(entry, 'Name', ref),
+            textOf(entry, 'Description', ref),
           ]);
         } catch (error) {
           if (isNotRespondingError(error)) throw error;

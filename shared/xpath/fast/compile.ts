@@ -715,7 +715,7 @@ function childrenBelow(inp: NodesC, dos: Step, child: Step): NodesC {
       if (key) {
         let byKey = documentNths.get(tree);
         if (!byKey) documentNths.set(tree, (byKey = new Map()));
-        byKey.set(key, distinct);
+        if (byKey.size < DOCUMENT_NTHS_KEPT) byKey.set(key, distinct);
       }
       return fromArray(distinct);
     },
@@ -745,6 +745,8 @@ function walkChildLists(env: Env, start: U): (readonly U[])[] {
  * locator verification asks for `//*[2]`, `//*[3]`... again with every candidate.
  */
 const documentNths = new WeakMap<object, Map<string, readonly U[]>>();
+/** At most this many `//T[n]` answers kept per tree: a long-lived tree's queries cannot grow them without bound. */
+const DOCUMENT_NTHS_KEPT = 1000;
 
 /** walkChildLists of the document, once per tree that does not change (one that gives document positions). */
 const documentChildLists = new WeakMap<object, (readonly U[])[]>();
