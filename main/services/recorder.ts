@@ -58,6 +58,9 @@ const MODIFIER_ORDER = ['Ctrl', 'Alt', 'Shift', 'Super', 'AltGr'];
 /** Steps a recording keeps unless told otherwise; it stops recording there. */
 export const DEFAULT_MAX_STEPS = 1000;
 
+/** The element at a point on the screen, as the recorder asks for it (the one hit test unless a test injects one). */
+export type RecorderHitTest = (runtime: Runtime, point: Point) => Promise<RuntimeNode | undefined>;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type RecorderListener = (steps: readonly RecordedStep[]) => void;
@@ -126,6 +129,12 @@ class HoverTracker {
 
 const samePoint = (a: Point, b: Point) => a.x === b.x && a.y === b.y;
 
+/** Whether `node` lies below `ancestor` in the tree (not the same element). */
+function isInside(node: RuntimeNode, ancestor: RuntimeNode): boolean {
+  for (let above = node.parent; above; above = above.parent) if (above.runtimeId === ancestor.runtimeId) return true;
+  return false;
+}
+
 /**
  * Records what the user does in the inspected applications as steps: clicks and multi-clicks on the element under
  * the pointer, drags from it, wheel steps over it, text and keys typed into the focused element (one step per
@@ -166,15 +175,20 @@ export class Recorder {
     private readonly runtime: Runtime,
     private readonly xpath: XPathService,
     private readonly maxSteps: number,
+    private readonly hitTest: RecorderHitTest,
   ) {
-    this.hover = new HoverTracker((point) => elementCoveringPoint(runtime, point));
+    this.hover = new HoverTracker((point) => hitTest(runtime, point));
   }
 
   /**
    * Starts recording; fails with `unsupported` when the platform cannot copy input (no RECORD, Wayland). Recording
    * stops by itself once it holds `maxSteps` steps.
    */
-  static async start(runtime: Runtime, xpath: XPathService, options: { maxSteps?: number } = {}): Promise<Recorder> {
+  static async start(
+    runtime: Runtime,
+    xpath: XPathService,
+    options: { maxSteps?: number; hitTest?: RecorderHitTest } = {},
+  ): Promise<Recorder> {
     const device = runtime.platform?.inputRecorder;
     if (!device) {
       const reason = runtime.platform?.unavailable.find((entry) => entry.device === 'inputRecorder')?.reason;
@@ -183,7 +197,12 @@ export class Recorder {
         `recording needs a platform that copies the user's input${reason ? `: ${reason}` : ' (X11 with RECORD)'}`,
       );
     }
-    const recorder = new Recorder(runtime, xpath, options.maxSteps ?? DEFAULT_MAX_STEPS);
+    const recorder = new Recorder(
+      runtime,
+      xpath,
+      options.maxSteps ?? DEFAULT_MAX_STEPS,
+      options.hitTest ?? elementCoveringPoint,
+    );
     // Providers that tell focus gained apart (typed focus events) need no read of the state, which, late, would
     // find a focus already moved on.
     const typedFocus = runtime.providers.every((provider) => provider.watchUiEvents);
@@ -449,12 +468,17 @@ export class Recorder {
 
   /**
    * The hover test's element when it covers the press point; otherwise (no hover test at the point, or the element
-   * moved away) one hit test at the press point now.
+   * moved away) one hit test at the press point now. Chromium answers the first hit test at a new point from an
+   * approximate test (the list for one of its items) and the next one exactly, so the press point is tested again: an
+   * answer inside the hovered element refines it, anything else (a popup the press opened there) does not.
    */
   private async elementPressed(point: Point, hover: Hover | undefined): Promise<RuntimeNode | undefined> {
     const hovered = hover ? await hover.result : undefined;
-    if (hovered && contains(await boundsOf(hovered), point)) return hovered;
-    return elementCoveringPoint(this.runtime, point).catch(() => undefined);
+    if (hovered && contains(await boundsOf(hovered), point)) {
+      const again = await this.hitTest(this.runtime, point).catch(() => undefined);
+      return again && isInside(again, hovered) ? again : hovered;
+    }
+    return this.hitTest(this.runtime, point).catch(() => undefined);
   }
 
   // --- keys ---

@@ -173,6 +173,39 @@ describe('Recorder (mock desktop)', () => {
     assert.match(cli, /retry "\$PLATYNUI" select .*Second result/);
   });
 
+  it("takes a second hit test's answer at the press when it lies inside the hovered element, never one outside it", async () => {
+    const list = await node("//List[@Id='results']");
+    const item = await node("//item:ListItem[@Name='First result']");
+    const ok = await node("//Button[@Id='toolbar-ok']");
+    const search = await node("//Edit[@Id='search-box']");
+    // As Chromium does: the first test at a new point answers the container, later ones the item there.
+    const asked = new Map<string, number>();
+    const answers = new Map<string, [RuntimeNode, RuntimeNode]>([
+      ['710,212', [list, item]],
+      // A press that opened something else at the point: the second answer is not inside what was hovered.
+      ['150,130', [ok, search]],
+    ]);
+    const hitTest = async (_runtime: Runtime, point: { x: number; y: number }) => {
+      const key = `${point.x},${point.y}`;
+      const count = asked.get(key) ?? 0;
+      asked.set(key, count + 1);
+      return answers.get(key)?.[Math.min(count, 1)];
+    };
+    const recorder = await Recorder.start(runtime, xpath, { hitTest });
+    await pointer.click({ x: 710, y: 212 });
+    await pointer.click({ x: 150, y: 130 });
+    const steps = await recorder.stop();
+    assert.deepEqual(
+      steps.map((step) => [step.target.role, step.target.name]),
+      [
+        ['ListItem', 'First result'],
+        ['Button', 'OK'],
+      ],
+    );
+    assert.ok((asked.get('710,212') ?? 0) >= 2, 'the press point was tested again');
+    assert.ok((asked.get('150,130') ?? 0) >= 2, 'the press point was tested again');
+  });
+
   it('is refused clearly where the platform cannot copy input', async () => {
     const bare = await Runtime.create({ providers: ['mock'], platform: 'none' });
     const bareXPath = new XPathService(bare);
