@@ -217,6 +217,13 @@ async function makeLocators(
 }
 
 /**
+ * Candidates a search for a finding's one locator counts after it holds a unique one, to rank a second against it.
+ * The full budget (400) goes into finding the first; unnamed nodes deep in a page (a check's typical findings) would
+ * otherwise spend all of it on a second candidate that rarely ranks better.
+ */
+const BEST_LOCATOR_BUDGET_AFTER_FIRST = 50;
+
+/**
  * The best verified locator of each target, by runtime id (what a check finding names), made for many targets at
  * once: from the per-generation capture of the priority attributes (no target's every attribute is read), a search
  * that stops after a few candidates, and verification in this process by the real XPath engine over that one
@@ -230,7 +237,7 @@ export async function bestLocatorOfEach(
   const located = new Map<string, string>();
   if (targets.length === 0) return located;
   const tree = await captureLocatorTree(runtime);
-  const index = new LocatorIndex(tree, { maxResults: 1 });
+  const index = new LocatorIndex(tree, { maxResults: 1, budgetAfterFirst: BEST_LOCATOR_BUDGET_AFTER_FIRST });
   const xdm = new LocatorXdmTree(tree);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));
   const selectsAlone = async (node: LocatorNode, xpath: string) => {

@@ -14,6 +14,11 @@ export interface LocatorConfig {
   maxResults: number;
   /** Candidates the refinement may count before it gives up. */
   budget: number;
+  /**
+   * Candidates the refinement may count after it found the first unique one, within `budget` (default: the rest of
+   * it). A search for one best locator need not spend the whole budget on a second candidate to rank against it.
+   */
+  budgetAfterFirst?: number;
 }
 
 export const DEFAULT_PRIORITY: readonly string[] = [

@@ -745,6 +745,8 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
   );
   let seq = 0;
   let counted = 0;
+  /** Where the refinement stops counting: the budget, or sooner once a unique candidate is found (budgetAfterFirst). */
+  let stopAt = config.budget;
 
   const matchAll = (
     path: Path,
@@ -782,6 +784,8 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
         if (matchAll(plain, renderPath(plain), undefined).length === 1) return matches;
       }
       unique.push({ path, xpath });
+      if (unique.length === 1 && config.budgetAfterFirst !== undefined)
+        stopAt = Math.min(config.budget, counted + config.budgetAfterFirst);
     } else if (matches.includes(target)) queue.push({ path, matches, seq: seq++, xpath, rest });
     return matches;
   };
@@ -868,7 +872,7 @@ export function locatorCandidates(index: LocatorIndex, target: LocatorNode): Can
     }
   }
 
-  while (queue.size > 0 && unique.length < want && counted < config.budget) {
+  while (queue.size > 0 && unique.length < want && counted < stopAt) {
     const { path, matches, xpath, rest: restText } = queue.pop()!;
     const top = path[0]!;
     const rest = path.slice(1);

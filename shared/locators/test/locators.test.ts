@@ -9,10 +9,12 @@ import {
   locatorCandidates,
   LocatorIndex,
   proposeLocators,
+  proposeXPaths,
   locatorTreeFromSnapshot,
   titleParts,
   selectNodes,
   xpathString,
+  type LocatorNode,
   type LocatorNodeInit,
   type LocatorTree,
 } from '../index.js';
@@ -315,6 +317,40 @@ function tablesTree(rows: number): LocatorTree {
   });
   return buildLocatorTree([app('Sheets', ['Data', 'Totals']), app('Viewer', ['Data'])]);
 }
+
+test('a search for one locator spends at most budgetAfterFirst more counts once it holds a unique candidate', () => {
+  class Counting extends LocatorIndex {
+    counts = 0;
+    override selected(xpath: string, count: () => readonly LocatorNode[]): readonly LocatorNode[] {
+      this.counts++;
+      return super.selected(xpath, count);
+    }
+  }
+  let boundedSpent = 0;
+  let plainSpent = 0;
+  for (const tree of [mockTree(), tablesTree(8)]) {
+    const plain = new Counting(tree, { maxResults: 1 });
+    const bounded = new Counting(tree, { maxResults: 1, budgetAfterFirst: 5 });
+    const xdm = new LocatorGenerator(tree).xdm;
+    for (const node of tree.nodes) {
+      const before = bounded.counts;
+      const [best] = proposeXPaths(bounded, node);
+      assert.ok(best, node.key);
+      assert.deepEqual(
+        selectNodes(xdm, best).map((n) => n.key),
+        [node.key],
+        best,
+      );
+      const plainBefore = plain.counts;
+      locatorCandidates(plain, node);
+      assert.ok(bounded.counts - before <= plain.counts - plainBefore, node.key);
+    }
+    boundedSpent += bounded.counts;
+    plainSpent += plain.counts;
+  }
+  // Nodes told apart only by long paths (the tables' unnamed cells) stop early.
+  assert.ok(boundedSpent < plainSpent, `${boundedSpent} counts against ${plainSpent}`);
+});
 
 test('a search that skips counting refinements of a path whose first step selects its node alone finds the same', () => {
   // Such refinements select what the path selects (selectsItsNodeAlone); an index that counts every one of them
