@@ -2,7 +2,11 @@ import { HELD_CHECK_ATTRIBUTE_NAMES, onDemandCheckAttributes } from '../../share
 import type { CheckConfig } from '../../shared/checks/config.js';
 import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
 import { isShowingByAttributes, SHOWING_ATTRIBUTE_KEYS } from '../../shared/checks/facts.js';
-import { newCheckNode, type CheckNode } from '../../shared/checks/model.js';
+import { attachFact, newCheckNode, walkCheckTree, type CheckNode } from '../../shared/checks/model.js';
+import {
+  needsTableHeaderAttributes,
+  TABLE_HEADER_ATTRIBUTE_NAMES,
+} from '../../shared/checks/rules/role-requirements.js';
 import { attributeKey } from '../../shared/model/namespaces.js';
 import { AttributeNames, type AttributeEntry } from '../../shared/model/attributes.js';
 import { uiArray, uiString, type UiValue } from '../../shared/model/values.js';
@@ -197,6 +201,22 @@ function assemble(
   return built;
 }
 
+/** Reads the header lists of the tables whose children hold no header (the one rule that needs them looks there). */
+async function readTableHeaders(trees: readonly CheckNode[], runtime: Runtime): Promise<void> {
+  const reads: Promise<void>[] = [];
+  for (const checkNode of walkCheckTree(trees)) {
+    const node = needsTableHeaderAttributes(checkNode) ? runtime.node(checkNode.key) : undefined;
+    if (!node) continue;
+    reads.push(
+      readNamed(node, TABLE_HEADER_ATTRIBUTE_NAMES).then((entries) => {
+        for (const entry of entries)
+          if (!entry.derived) attachFact(checkNode, attributeKey(entry.namespace, entry.name), entry.value);
+      }),
+    );
+  }
+  await Promise.all(reads);
+}
+
 /**
  * Runs the accessibility rules over the subtrees an XPath selects (or the desktop): reads what the rules need of
  * every node, resolves the config's ignore locators to nodes, and gives the findings' nodes verified locators.
@@ -212,6 +232,7 @@ export async function checkAccessibility(
       ? await selectNodes(xpath, options.xpath, options.timeoutMs)
       : [runtime.desktop];
   const trees = await Promise.all(roots.map((root, index) => collectWithAncestors(root, runtime, `/${index + 1}`)));
+  await readTableHeaders(trees, runtime);
   const ignored = new Map<string, Set<string>>();
   for (const entry of options.config.ignore) {
     const nodes = await selectNodes(xpath, entry.locator, options.timeoutMs).catch((error: unknown) => {

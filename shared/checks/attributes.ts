@@ -23,13 +23,13 @@ const TEXT_ROLES = new Set(['Static', 'Label', 'Paragraph', 'Heading', 'Caption'
 /** The text attributes at the start of an element's text (font size and weight), `native:Text.Attributes`. */
 export const TEXT_ATTRIBUTES = 'Text.Attributes';
 const RANGE_ROLES = new Set(['Slider', 'SpinButton', 'ScrollBar', 'ProgressBar']);
-const TABLE_ROLES = new Set(['Table', 'TreeTable']);
 const FIELD_ROLES = new Set(['Edit', 'Entry', 'Text', 'PasswordText', 'ComboBox', 'SpinButton', 'Slider']);
 
 /**
  * What else the rules need of a node with this role and name, beyond the held attributes and its patterns. Bounds
  * and text attributes serve the geometry and contrast rules, which look only at showing nodes: a node that is not
- * showing (a row scrolled out of view) costs no call for them.
+ * showing (a row scrolled out of view) costs no call for them. A table's header lists are read only once its
+ * children are known to hold no headers (needsTableHeaderAttributes): the row headers cost a call per row.
  */
 export function onDemandCheckAttributes(
   namespace: Namespace,
@@ -40,7 +40,6 @@ export function onDemandCheckAttributes(
   if (namespace !== 'control') return [];
   const names: string[] = showing ? [A.Bounds] : [];
   if (RANGE_ROLES.has(role)) names.push(A.MinValue, A.MaxValue);
-  if (TABLE_ROLES.has(role)) names.push('Table.ColumnHeaders', 'Table.RowHeaders');
   if (FIELD_ROLES.has(role) && name.trim() === '') names.push(A.LabelledBy);
   if (showing && TEXT_ROLES.has(role)) names.push(TEXT_ATTRIBUTES);
   return names;

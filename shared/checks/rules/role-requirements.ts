@@ -9,6 +9,8 @@ const TABLE_ROLES = new Set(['Table', 'TreeTable']);
 /** Headers sit in the table, in a header row, or in a row group below it. */
 const HEADER_SEARCH_DEPTH = 3;
 const TABLE_HEADER_ATTRIBUTES = ['native:Table.ColumnHeaders', 'native:Table.RowHeaders', 'ColumnHeaders'];
+/** The local names of the header lists a provider reads on demand (AT-SPI's Table interface). */
+export const TABLE_HEADER_ATTRIBUTE_NAMES: readonly string[] = ['Table.ColumnHeaders', 'Table.RowHeaders'];
 
 function headersOf(node: CheckNode, depth: number, out: CheckNode[] = []): CheckNode[] {
   if (depth === 0) return out;
@@ -22,6 +24,16 @@ function headersOf(node: CheckNode, depth: number, out: CheckNode[] = []): Check
 /** A header a user meets: named, and shown where the provider says what is shown (GTK keeps hidden headers). */
 function isPresentHeader(header: CheckNode): boolean {
   return header.name.trim() !== '' && (!hasNativeStates(header) || isShowing(header));
+}
+
+/** A table the rule judges by its header lists: it has children, and none of them (to three levels) is a header. */
+export function needsTableHeaderAttributes(node: CheckNode): boolean {
+  return (
+    node.namespace === 'control' &&
+    TABLE_ROLES.has(node.role) &&
+    node.children.length > 0 &&
+    headersOf(node, HEADER_SEARCH_DEPTH).length === 0
+  );
 }
 
 function hasHeaders(table: CheckNode): boolean {
