@@ -63,12 +63,14 @@ export class BridgeHost {
 
   /**
    * These nodes, each followed by the children the runtime already holds below it (up to PREFETCH_BUDGET records;
-   * below `known` handles nothing more), as one block: one message however large the region.
+   * below `known` handles nothing more; with `childrenOnly`, their children and nothing below them), as one block:
+   * one message however large the region.
    */
-  block(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): RecordBlock {
+  block(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>, childrenOnly = false): RecordBlock {
     const writer = new RecordBlockWriter();
     const budget = { left: PREFETCH_BUDGET };
-    for (const node of nodes) this.write(writer, node, budget, true, known);
+    const levels = childrenOnly ? 1 : Number.POSITIVE_INFINITY;
+    for (const node of nodes) this.write(writer, node, budget, true, levels, known);
     return writer.finish();
   }
 
@@ -77,6 +79,7 @@ export class BridgeHost {
     node: RuntimeNode,
     budget: { left: number },
     topLevel: boolean,
+    levels: number,
     known?: ReadonlySet<number>,
   ): number {
     budget.left--;
@@ -93,11 +96,11 @@ export class BridgeHost {
       },
       topLevel,
     );
-    if (known?.has(h)) return at;
+    if (known?.has(h) || levels === 0) return at;
     const cached = node.peekChildren();
     if (cached && budget.left >= cached.length) {
       writer.setKids(at, cached.length);
-      for (const child of cached) this.write(writer, child, budget, false);
+      for (const child of cached) this.write(writer, child, budget, false, levels - 1);
     }
     return at;
   }
@@ -106,13 +109,12 @@ export class BridgeHost {
    * Makes the ids of the nodes block() would send for these nodes definitive first (providers may defer ids until
    * asked: ProviderNode.loadId): the same nodes, in the same order, within the same budget.
    */
-  loadIds(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>): Promise<void> {
-    return loadHeldIds(nodes, {
-      budget: PREFETCH_BUDGET,
-      ...(known
-        ? { stopBelow: (node: RuntimeNode) => this.handles.has(node) && known.has(this.handles.get(node)!) }
-        : {}),
-    });
+  loadIds(nodes: readonly RuntimeNode[], known?: ReadonlySet<number>, childrenOnly = false): Promise<void> {
+    const tops = new Set(nodes);
+    const stopBelow = (node: RuntimeNode) =>
+      (childrenOnly && !tops.has(node)) ||
+      (known !== undefined && this.handles.has(node) && known.has(this.handles.get(node)!));
+    return loadHeldIds(nodes, { budget: PREFETCH_BUDGET, ...(childrenOnly || known ? { stopBelow } : {}) });
   }
 
   private async answer(request: BridgeRequest): Promise<void> {

@@ -1,6 +1,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { attributeValueOf } from '../../shared/model/attributes.js';
 import { InspectorError, toInspectorError } from '../../shared/model/errors.js';
+import { applicationsReached } from '../../shared/xpath/fast/reach.js';
 import { uiBool, uiInteger, uiNumber, uiString } from '../../shared/model/values.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime, NodeInvalidation } from '../runtime/runtime.js';
@@ -294,7 +295,11 @@ export class WorkerLane {
       this.changed = new Map();
       const sendRoot = since === undefined || (since !== generation && !changed);
       const changedNodes = sendRoot || since === generation ? [] : this.knownNodes(changed!, bridge);
-      if (sendRoot) await bridge.loadIds([this.runtime.desktop]);
+      // A query that stays on the desktop's children gets them alone: the applications' held trees below would cost
+      // this thread a record per node the query never reads (the worker asks for whatever it does read).
+      const childrenOnly =
+        sendRoot && context === this.runtime.desktop && applicationsReached(job.xpath).kind === 'none';
+      if (sendRoot) await bridge.loadIds([this.runtime.desktop], undefined, childrenOnly);
       else await Promise.all(changedNodes.map(([node]) => node.loadId()));
       if (stopRequested) {
         this.workerGeneration = undefined;
@@ -312,7 +317,7 @@ export class WorkerLane {
         ...(job.maxResults !== undefined ? { maxResults: job.maxResults } : {}),
         ...(sendRoot
           ? {
-              root: bridge.block([this.runtime.desktop]),
+              root: bridge.block([this.runtime.desktop], undefined, childrenOnly),
               applicationsOnlyAtTop: this.runtime.applicationsOnlyAtTop,
             }
           : {}),

@@ -7,6 +7,7 @@ import { toJsonValue } from '../../../shared/model/values.js';
 import type { ProviderDescriptor, ProviderEvent, ProviderEventListener, ProviderNode } from '../../core/provider.js';
 import { registerProviderFactory } from '../../core/registry.js';
 import { Runtime } from '../../runtime/runtime.js';
+import type { RuntimeNode } from '../../runtime/node.js';
 import { XPathService, type XPathItem } from '../xpath-service.js';
 
 let runtime: Runtime;
@@ -535,6 +536,31 @@ test('the mirror follows random adds, removes and renames: the same answers as a
     await following.close();
     await reference.close();
     await edited.shutdown();
+  }
+});
+
+const heldTree = new EditedTree('held');
+registerTestProvider('edited-held-test', () => [heldTree.provider('w')], heldTree.listeners);
+
+test('a first query that stays on the top level sends the worker the top level alone, however much is held', async () => {
+  for (let p = 0; p < 10; p++) heldTree.add('w', p, 'Pane', `p${p}`, 20);
+  const runtime = await Runtime.create({ providers: ['edited-held-test'], platform: 'none' });
+  const service = new XPathService(runtime);
+  try {
+    // The runtime holds the whole tree before the worker sees any of it (a check's bulk load does this).
+    const load = async (node: RuntimeNode): Promise<void> => {
+      for (const child of await node.children()) await load(child);
+    };
+    await load(runtime.desktop);
+    const top = await service.evaluate("count(/Window[@Name='w'])");
+    assert.deepEqual(describe(top.items), ['1']);
+    assert.ok(top.stats.bridgeNodes <= 2, `${top.stats.bridgeNodes} records for the top level`);
+    const deep = await service.evaluate('count(//Button)');
+    assert.deepEqual(describe(deep.items), ['200']);
+    assert.ok(deep.stats.bridgeNodes >= 210, `the rest came when asked for (${deep.stats.bridgeNodes} records)`);
+  } finally {
+    await service.close();
+    await runtime.shutdown();
   }
 });
 
