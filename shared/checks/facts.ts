@@ -18,17 +18,20 @@ function stringsOf(value: UiValue | undefined): ReadonlySet<string> {
   return out;
 }
 
-const statesCache = new WeakMap<CheckNode, ReadonlySet<string>>();
-const patternsCache = new WeakMap<CheckNode, ReadonlySet<string>>();
+const NO_STRINGS: ReadonlySet<string> = new Set();
+/** The strings of a list value, made once per value: providers share one value among the nodes with the same list. */
+const stringSets = new WeakMap<UiValue, ReadonlySet<string>>();
+
+function stringSetOf(value: UiValue | undefined): ReadonlySet<string> {
+  if (value?.type !== 'Array') return NO_STRINGS;
+  let set = stringSets.get(value);
+  if (!set) stringSets.set(value, (set = stringsOf(value)));
+  return set;
+}
 
 /** The native state names (`focusable`, `checked` ...); empty where the provider reports none. */
 export function nativeStates(node: CheckNode): ReadonlySet<string> {
-  let states = statesCache.get(node);
-  if (!states) {
-    states = stringsOf(node.attributes.get(NATIVE_STATES));
-    statesCache.set(node, states);
-  }
-  return states;
+  return stringSetOf(node.attributes.get(NATIVE_STATES));
 }
 
 export function hasNativeStates(node: CheckNode): boolean {
@@ -36,12 +39,7 @@ export function hasNativeStates(node: CheckNode): boolean {
 }
 
 export function patterns(node: CheckNode): ReadonlySet<string> {
-  let set = patternsCache.get(node);
-  if (!set) {
-    set = stringsOf(node.attributes.get(A.SupportedPatterns));
-    patternsCache.set(node, set);
-  }
-  return set;
+  return stringSetOf(node.attributes.get(A.SupportedPatterns));
 }
 
 export function boolAttribute(node: CheckNode, name: string): boolean | undefined {
@@ -92,7 +90,7 @@ export const SHOWING_ATTRIBUTE_KEYS: ReadonlySet<string> = new Set([NATIVE_STATE
 export function isShowingByAttributes(attributes: ReadonlyMap<string, UiValue>): boolean {
   const states = attributes.get(NATIVE_STATES);
   if (states) {
-    const names = stringsOf(states);
+    const names = stringSetOf(states);
     return names.has('showing') && names.has('visible');
   }
   const visible = attributes.get(A.IsVisible);

@@ -465,9 +465,33 @@ const heldExpanded: HeldValue = (d) => bool(hasState(d.states, S.Expanded));
 const heldToggleState: HeldValue = (d) => TOGGLE_VALUES[toggleState(d.states)] as UiValue;
 const heldReadOnly: HeldValue = (d) => bool(isReadOnly(d));
 const heldMultiselectable: HeldValue = (d) => bool(hasState(d.states, S.Multiselectable));
-const heldStateNames: HeldValue = (d) => uiArray(stateNames(d.states).map(uiString));
-const heldInterfaceNames: HeldValue = (d) =>
-  uiArray(d.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', ''))));
+/**
+ * State and interface lists as values, one per distinct set: the nodes of a page share a few dozen sets, and a check
+ * reads both lists of every node. Kept for at most this many sets each.
+ */
+const MAX_SHARED_LISTS = 1000;
+const stateLists = new Map<number, UiValue>();
+const interfaceLists = new WeakMap<readonly string[], UiValue>();
+
+const heldStateNames: HeldValue = (d) => {
+  // AT-SPI defines fewer than 64 states: the second word stays far below 2^21, so the key is exact.
+  const key = (d.states[1] ?? 0) * 0x1_0000_0000 + (d.states[0] ?? 0);
+  let value = stateLists.get(key);
+  if (!value) {
+    value = uiArray(stateNames(d.states).map(uiString));
+    if (stateLists.size < MAX_SHARED_LISTS) stateLists.set(key, value);
+  }
+  return value;
+};
+// NodeData's interface lists are interned (one array per distinct set), so the array itself is the key.
+const heldInterfaceNames: HeldValue = (d) => {
+  let value = interfaceLists.get(d.interfaces);
+  if (!value) {
+    value = uiArray(d.interfaces.map((i) => uiString(i.replace('org.a11y.atspi.', ''))));
+    interfaceLists.set(d.interfaces, value);
+  }
+  return value;
+};
 
 export interface ExtraAttribute {
   namespace: Namespace;
