@@ -84,6 +84,11 @@ const OWN_ATTRIBUTES: { [name: string]: (facts: NodeFacts, patterns: readonly st
 /** The names of the attributes the runtime adds where the provider lists none (ownAttribute). */
 export const OWN_ATTRIBUTE_NAMES: readonly string[] = Object.keys(OWN_ATTRIBUTES);
 
+/** Whether the runtime adds an attribute of this name where the provider lists none. */
+export function isOwnAttributeName(name: string): boolean {
+  return Object.hasOwn(OWN_ATTRIBUTES, name);
+}
+
 /** The attribute the runtime adds under this name when the provider lists none (see RuntimeNode.attributesNamed). */
 export function ownAttribute(name: string, facts: NodeFacts, patterns: readonly string[]): AttributeEntry | undefined {
   const value = Object.hasOwn(OWN_ATTRIBUTES, name) ? OWN_ATTRIBUTES[name]!(facts, patterns) : undefined;

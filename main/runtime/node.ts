@@ -2,6 +2,7 @@ import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { AttributeNames, SECRET_ATTRIBUTE_NAMES, withDerivedAliases } from '../../shared/model/attributes.js';
 import {
   composeAttributes,
+  isOwnAttributeName,
   needsPatterns,
   OWN_ATTRIBUTE_NAMES,
   ownAttribute,
@@ -320,7 +321,9 @@ export class RuntimeNode {
 
   /** ownAttribute when it needs no call: the entry, undefined when there is none, null when it must be read. */
   private heldOwnAttribute(name: string): AttributeEntry | undefined | null {
-    return name === AttributeNames.SupportedPatterns ? null : ownAttribute(name, this.facts(this.id), []);
+    if (name === AttributeNames.SupportedPatterns) return null;
+    // Most names asked for are no own attribute: no facts made for them (a check asks every node for several).
+    return isOwnAttributeName(name) ? ownAttribute(name, this.facts(this.id), []) : undefined;
   }
 
   /** The provider's attribute list: the one it holds now (peekAttributes), else asked for once until invalidated. */
