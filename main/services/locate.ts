@@ -244,7 +244,8 @@ export async function bestLocatorOfEach(
     try {
       // The full engine (fontoxpath, slow to load) only for a candidate outside the fast path's subset.
       const selected =
-        selectNodesFast(xdm, xpath) ?? (await import('../../shared/locators/verify.js')).selectNodes(xdm, xpath);
+        selectNodesFast(xdm, xpath, { limit: 2 }) ??
+        (await import('../../shared/locators/verify.js')).selectNodes(xdm, xpath);
       return selected.length === 1 && selected[0] === node;
     } catch {
       return false;

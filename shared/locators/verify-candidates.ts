@@ -7,13 +7,18 @@ import type { LocatorNode, LocatorXdmTree } from './tree.js';
 /**
  * The nodes an XPath selects over a LocatorTree by the compiled fast path (differentially tested against
  * fontoxpath); undefined when the XPath is outside its subset (then selectNodes of verify.ts, the full engine).
+ * With `limit`, at most that many (a uniqueness check needs two).
  */
-export function selectNodesFast(xdm: LocatorXdmTree, xpath: string): LocatorNode[] | undefined {
+export function selectNodesFast(
+  xdm: LocatorXdmTree,
+  xpath: string,
+  options: { limit?: number } = {},
+): LocatorNode[] | undefined {
   const fast = compileFastPath(xpath);
   if (!fast) return undefined;
   try {
     const nodes: LocatorNode[] = [];
-    for (const item of fast.evaluate(xdm, xdm.root)) if (item.type === 'node') nodes.push(item.node);
+    for (const item of fast.evaluate(xdm, xdm.root, options)) if (item.type === 'node') nodes.push(item.node);
     return nodes;
   } catch (error) {
     if (!(error instanceof FastPathFallback)) throw error;

@@ -94,6 +94,15 @@ test('//T[n] asked again over the same tree, alone and as the first step of long
   assert.ok((keysOf(selectNodesFast(xdm, '//*[1]')) ?? []).length > 1, 'first children are found');
 });
 
+test('a limited selection gives the first nodes of the full one, in document order', () => {
+  const xdm = new LocatorXdmTree(tree);
+  for (const xpath of ['//*[1]', '//Button', "//*[@Name='OK']", '//Window[1]']) {
+    const all = keysOf(selectNodesFast(xdm, xpath)) ?? [];
+    assert.deepEqual(keysOf(selectNodesFast(xdm, xpath, { limit: 2 })), all.slice(0, 2), xpath);
+  }
+  assert.ok((keysOf(selectNodesFast(xdm, '//*[1]')) ?? []).length > 2, 'the limit cut a longer answer');
+});
+
 test('child steps from many contexts (collected and sorted by position) select as the scan and fontoxpath do', () => {
   const xdm = new LocatorXdmTree(tree);
   const queries = [
