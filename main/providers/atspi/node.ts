@@ -145,7 +145,7 @@ export class AtspiNode implements ProviderNode {
 
   private async fresh(): Promise<void> {
     this.checkUsable();
-    const parent = this.parentData();
+    const parent = this.parentData;
     if (!this.data.stale && !this.data.partial && !parent?.partial) return;
     try {
       // Patterns ask the parent's interfaces too (a list item is selectable through its list's Selection).
@@ -156,10 +156,6 @@ export class AtspiNode implements ProviderNode {
     } catch (error) {
       this.fail(error);
     }
-  }
-
-  private parentData(): NodeData | undefined {
-    return this.data.parentKey ? this.host.store.get(this.data.parentKey) : undefined;
   }
 
   peekChildren(): readonly ProviderNode[] | undefined {
@@ -225,17 +221,17 @@ export class AtspiNode implements ProviderNode {
     return out;
   }
 
+  /** The node is its own PatternContext too: no context object (and no memo) made per pattern question. */
   private context(): PatternContext {
-    const parent = this.parentData();
-    return {
-      data: this.data,
-      calls: this.host.calls,
-      isSecure: this.isSecure,
-      memo: this.memo,
-      windowManager: this.host.windowManager,
-      parent,
-      isApplication: this.isApplication,
-    };
+    return this;
+  }
+
+  get windowManager(): WindowManager | undefined {
+    return this.host.windowManager;
+  }
+
+  get parentData(): NodeData | undefined {
+    return this.data.parentKey ? this.host.store.get(this.data.parentKey) : undefined;
   }
 
   /** Entries may be password inputs by attribute: that must be known before deciding which attributes exist. */
@@ -340,7 +336,7 @@ export class AtspiNode implements ProviderNode {
   peekSupportedPatterns(): readonly string[] | undefined {
     const data = this.data;
     if (data.stale || data.partial || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
-    if (this.parentData()?.partial) return undefined;
+    if (this.parentData?.partial) return undefined;
     return supportedPatterns(this.context());
   }
 

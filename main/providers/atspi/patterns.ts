@@ -34,7 +34,8 @@ const SELECT_ACTIONS = ['select', 'click', 'activate', 'press'];
 
 export interface PatternContext extends AttributeContext {
   windowManager: WindowManager | undefined;
-  parent: NodeData | undefined;
+  /** The parent's data (a list item is selectable through its list's Selection). */
+  parentData: NodeData | undefined;
   isApplication: boolean;
 }
 
@@ -55,7 +56,7 @@ export function supportedPatterns(ctx: PatternContext): string[] {
   }
   if (hasInterface(data, 'EditableText') && !isReadOnly(data)) patterns.push('Clearable');
   if (hasInterface(data, 'Text') && !ctx.isSecure) patterns.push('TextSelection');
-  if (hasState(states, S.Selectable) && (action || (ctx.parent && hasInterface(ctx.parent, 'Selection')))) {
+  if (hasState(states, S.Selectable) && (action || (ctx.parentData && hasInterface(ctx.parentData, 'Selection')))) {
     patterns.push('Selectable');
   }
   if (hasInterface(data, 'Selection')) patterns.push('SelectionProvider');
@@ -154,7 +155,7 @@ export async function performAction(ctx: PatternContext, request: ActionRequest)
       return doNamedAction(ctx, COLLAPSE_ACTIONS, 'collapse');
     case 'select': {
       need('Selectable');
-      const parent = ctx.parent;
+      const parent = ctx.parentData;
       if (parent && hasInterface(parent, 'Selection') && parent.children) {
         const index = parent.children.indexOf(data.key);
         if (index >= 0 && (await calls.selectChild(parent.ref, index))) return;
