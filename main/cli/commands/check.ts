@@ -7,12 +7,10 @@ import { CHECK_FORMATS, formatCheckReport, type CheckFormat } from '../../../sha
 import { RULES } from '../../../shared/checks/rules/index.js';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
 import { subtreesReached } from '../../../shared/xpath/fast/reach.js';
-import { checkAccessibility } from '../../services/accessibility-check.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
 import { checkTool } from '../../services/package-info.js';
-import { bestLocatorOfEach } from '../../services/locate.js';
 import type { TabOrderOptions } from '../../services/tab-order.js';
 import type { PlatformBundle } from '../../core/platform.js';
 
@@ -112,6 +110,11 @@ export function registerCheck(program: Command): void {
     // The trees to check start loading while the XPath worker starts.
     const opened = await openCommandRuntime(options, { prefetch: subtreesReached(xpath) });
     try {
+      // The check's own modules load while the application answers the bulk load.
+      const [{ checkAccessibility }, { bestLocatorOfEach }] = await Promise.all([
+        import('../../services/accessibility-check.js'),
+        import('../../services/locate.js'),
+      ]);
       const timeout = options.timeout !== undefined ? { timeoutMs: options.timeout } : {};
       const tabOrder = options.tabOrder ? await tabOrderOptions(opened.runtime.platform, options) : undefined;
       const {
