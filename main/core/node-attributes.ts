@@ -91,7 +91,7 @@ export function isOwnAttributeName(name: string): boolean {
 
 /** The attribute the runtime adds under this name when the provider lists none (see RuntimeNode.attributesNamed). */
 export function ownAttribute(name: string, facts: NodeFacts, patterns: readonly string[]): AttributeEntry | undefined {
-  const value = Object.hasOwn(OWN_ATTRIBUTES, name) ? OWN_ATTRIBUTES[name]!(facts, patterns) : undefined;
+  const value = isOwnAttributeName(name) ? OWN_ATTRIBUTES[name]!(facts, patterns) : undefined;
   return value === undefined ? undefined : { namespace: 'control', name, value };
 }
 

@@ -1,12 +1,13 @@
-import { HELD_CHECK_ATTRIBUTE_NAMES, onDemandCheckAttributes } from '../../shared/checks/attributes.js';
+import {
+  HELD_CHECK_ATTRIBUTE_NAMES,
+  onDemandCheckAttributes,
+  TABLE_HEADER_ATTRIBUTE_NAMES,
+} from '../../shared/checks/attributes.js';
 import type { CheckConfig } from '../../shared/checks/config.js';
 import { runChecks, type CheckReport } from '../../shared/checks/engine.js';
 import { isShowingByAttributes, SHOWING_ATTRIBUTE_KEYS } from '../../shared/checks/facts.js';
 import { attachFact, newCheckNode, walkCheckTree, type CheckNode } from '../../shared/checks/model.js';
-import {
-  needsTableHeaderAttributes,
-  TABLE_HEADER_ATTRIBUTE_NAMES,
-} from '../../shared/checks/rules/role-requirements.js';
+import { needsTableHeaderAttributes } from '../../shared/checks/rules/role-requirements.js';
 import { attributeKey } from '../../shared/model/namespaces.js';
 import { AttributeNames, type AttributeEntry } from '../../shared/model/attributes.js';
 import { uiArray, uiString, type UiValue } from '../../shared/model/values.js';

@@ -91,7 +91,9 @@ interface Hover {
 
 /**
  * The element under the pointer, tested as the pointer moves (one hit test at a time, the latest position next), so
- * that a press finds its element already asked for and the recorder never asks a busy application at the press.
+ * that a press finds its element already asked for: at the press the application is asked once more at most, to
+ * confirm or refine that answer (see elementPressed), and the step waits for it in the recorder's queue, never the
+ * input.
  */
 class HoverTracker {
   latest: Hover | undefined;
@@ -128,12 +130,6 @@ class HoverTracker {
 }
 
 const samePoint = (a: Point, b: Point) => a.x === b.x && a.y === b.y;
-
-/** Whether `node` lies below `ancestor` in the tree (not the same element). */
-function isInside(node: RuntimeNode, ancestor: RuntimeNode): boolean {
-  for (let above = node.parent; above; above = above.parent) if (above.runtimeId === ancestor.runtimeId) return true;
-  return false;
-}
 
 /**
  * Records what the user does in the inspected applications as steps: clicks and multi-clicks on the element under
@@ -476,7 +472,8 @@ export class Recorder {
     const hovered = hover ? await hover.result : undefined;
     if (hovered && contains(await boundsOf(hovered), point)) {
       const again = await this.hitTest(this.runtime, point).catch(() => undefined);
-      return again && isInside(again, hovered) ? again : hovered;
+      const inside = again && this.runtime.ancestors(again).some((above) => above.runtimeId === hovered.runtimeId);
+      return inside ? again : hovered;
     }
     return this.hitTest(this.runtime, point).catch(() => undefined);
   }

@@ -22,6 +22,8 @@ export const HELD_CHECK_ATTRIBUTE_NAMES: readonly string[] = [
 const TEXT_ROLES = new Set(['Static', 'Label', 'Paragraph', 'Heading', 'Caption', 'Text']);
 /** The text attributes at the start of an element's text (font size and weight), `native:Text.Attributes`. */
 export const TEXT_ATTRIBUTES = 'Text.Attributes';
+/** A table's header lists, read only for a table without header cells (see needsTableHeaderAttributes). */
+export const TABLE_HEADER_ATTRIBUTE_NAMES: readonly string[] = ['Table.ColumnHeaders', 'Table.RowHeaders'];
 const RANGE_ROLES = new Set(['Slider', 'SpinButton', 'ScrollBar', 'ProgressBar']);
 const FIELD_ROLES = new Set(['Edit', 'Entry', 'Text', 'PasswordText', 'ComboBox', 'SpinButton', 'Slider']);
 

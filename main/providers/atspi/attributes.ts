@@ -467,9 +467,10 @@ const heldReadOnly: HeldValue = (d) => bool(isReadOnly(d));
 const heldMultiselectable: HeldValue = (d) => bool(hasState(d.states, S.Multiselectable));
 /**
  * State and interface lists as values, one per distinct set: the nodes of a page share a few dozen sets, and a check
- * reads both lists of every node. Kept for at most this many sets each.
+ * reads both lists of every node. At most this many state sets are kept; interface lists are kept per interned list
+ * (internInterfaces bounds those).
  */
-const MAX_SHARED_LISTS = 1000;
+const MAX_STATE_LISTS = 1000;
 const stateLists = new Map<number, UiValue>();
 const interfaceLists = new WeakMap<readonly string[], UiValue>();
 
@@ -479,7 +480,7 @@ const heldStateNames: HeldValue = (d) => {
   let value = stateLists.get(key);
   if (!value) {
     value = uiArray(stateNames(d.states).map(uiString));
-    if (stateLists.size < MAX_SHARED_LISTS) stateLists.set(key, value);
+    if (stateLists.size < MAX_STATE_LISTS) stateLists.set(key, value);
   }
   return value;
 };

@@ -40,7 +40,8 @@ export function secureByAttributes(attributes: { [key: string]: string } | undef
   return type === 'password';
 }
 
-export class AtspiNode implements ProviderNode {
+/** The node is its own AttributeContext and PatternContext: no context object or memo made per question. */
+export class AtspiNode implements ProviderNode, PatternContext {
   private memoMap: Map<string, Promise<unknown>> | undefined;
   private guardFn: ((error: unknown) => never) | undefined;
   private childrenPromise: Promise<readonly ProviderNode[]> | undefined;
@@ -221,11 +222,6 @@ export class AtspiNode implements ProviderNode {
     return out;
   }
 
-  /** The node is its own PatternContext too: no context object (and no memo) made per pattern question. */
-  private context(): PatternContext {
-    return this;
-  }
-
   get windowManager(): WindowManager | undefined {
     return this.host.windowManager;
   }
@@ -337,20 +333,20 @@ export class AtspiNode implements ProviderNode {
     const data = this.data;
     if (data.stale || data.partial || data.invalid || data.app.gone || this.needsSecurityCheck()) return undefined;
     if (this.parentData?.partial) return undefined;
-    return supportedPatterns(this.context());
+    return supportedPatterns(this);
   }
 
   async supportedPatterns(): Promise<readonly string[]> {
     await this.fresh();
     await this.learnSecurity();
-    return supportedPatterns(this.context());
+    return supportedPatterns(this);
   }
 
   async performAction(request: ActionRequest): Promise<void> {
     await this.fresh();
     await this.learnSecurity();
     try {
-      await performAction(this.context(), request);
+      await performAction(this, request);
     } catch (error) {
       this.fail(error);
     }

@@ -9,8 +9,6 @@ const TABLE_ROLES = new Set(['Table', 'TreeTable']);
 /** Headers sit in the table, in a header row, or in a row group below it. */
 const HEADER_SEARCH_DEPTH = 3;
 const TABLE_HEADER_ATTRIBUTES = ['native:Table.ColumnHeaders', 'native:Table.RowHeaders', 'ColumnHeaders'];
-/** The local names of the header lists a provider reads on demand (AT-SPI's Table interface). */
-export const TABLE_HEADER_ATTRIBUTE_NAMES: readonly string[] = ['Table.ColumnHeaders', 'Table.RowHeaders'];
 
 function headersOf(node: CheckNode, depth: number, out: CheckNode[] = []): CheckNode[] {
   if (depth === 0) return out;
