@@ -16,7 +16,7 @@ import { loadHeldIds } from '../runtime/held-ids.js';
 import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
-import { selectNodes } from './select-nodes.js';
+import { selectNodes, selectRoots } from './select-nodes.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
 import { TAB_ORDER_RULE_IDS } from '../../shared/checks/rules/tab-order.js';
@@ -230,7 +230,7 @@ export async function checkAccessibility(
   const roots = options.root
     ? [options.root]
     : options.xpath
-      ? await selectNodes(xpath, options.xpath, options.timeoutMs)
+      ? await selectRoots(runtime, () => xpath, options.xpath, options.timeoutMs)
       : [runtime.desktop];
   const trees = await Promise.all(roots.map((root, index) => collectWithAncestors(root, runtime, `/${index + 1}`)));
   await readTableHeaders(trees, runtime);

@@ -6,7 +6,7 @@ import { SEVERITIES, type Severity } from '../../../shared/checks/model.js';
 import { CHECK_FORMATS, formatCheckReport, type CheckFormat } from '../../../shared/checks/report/formats.js';
 import { RULES } from '../../../shared/checks/rules/index.js';
 import { InspectorError, toInspectorError } from '../../../shared/model/errors.js';
-import { subtreesReached } from '../../../shared/xpath/fast/reach.js';
+import { subtreesReached, topLevelSelection } from '../../../shared/xpath/fast/reach.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { addRuntimeOptions, parseMilliseconds, parseTimeout } from '../options.js';
 import { openCommandRuntime, type RuntimeCliOptions } from '../command-runtime.js';
@@ -107,8 +107,10 @@ export function registerCheck(program: Command): void {
       throw new InspectorError('usage', '--tab-markers and --tab-time-limit go with --tab-order');
     }
     const config = await loadConfig(options.config);
-    // The trees to check start loading while the XPath worker starts.
-    const opened = await openCommandRuntime(options, { prefetch: subtreesReached(xpath) });
+    // The trees to check start loading while the XPath worker starts; a check of applications by name, or of the
+    // desktop, without ignore locators evaluates no XPath and starts no worker.
+    const evaluatesXPath = (xpath !== undefined && !topLevelSelection(xpath)) || config.ignore.length > 0;
+    const opened = await openCommandRuntime(options, { prefetch: subtreesReached(xpath), xpath: evaluatesXPath });
     try {
       // The check's own modules load while the application answers the bulk load.
       const [{ checkAccessibility }, { bestLocatorOfEach }] = await Promise.all([

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InspectorError } from '../../../shared/model/errors.js';
-import { selectNodes } from '../../services/select-nodes.js';
+import { selectRoots } from '../../services/select-nodes.js';
+import { topLevelSelection } from '../../../shared/xpath/fast/reach.js';
 import { addRuntimeOptions, parseAttrs, parseTimeout, measureStats, parseNonNegativeInteger } from '../options.js';
 import type { AttributeSelection } from '../../services/snapshot.js';
 import { streamSubtree } from '../../services/snapshot-stream.js';
@@ -73,11 +74,14 @@ export function registerSnapshot(program: Command): void {
       const { snapshotMockFile } = await import('../mock-file.js');
       if (await snapshotMockFile(xpath, options)) return;
     }
-    const opened = await openCommandRuntime(options);
+    // A snapshot of applications by name, or of the desktop, evaluates no XPath: no worker is started. (No prefetch:
+    // the walk tells the provider first which attributes it will read, and a bulk load reads them with the tree.)
+    const opened = await openCommandRuntime(options, { xpath: !topLevelSelection(xpath) });
     try {
       const stats = measureStats(opened.runtime);
-      const roots = await selectNodes(
-        opened.xpath,
+      const roots = await selectRoots(
+        opened.runtime,
+        () => opened.xpath,
         xpath,
         options.timeout,
         `snapshot needs an XPath that selects nodes; "${xpath}" selected other items`,

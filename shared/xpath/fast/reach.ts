@@ -12,17 +12,23 @@ export type ApplicationReach = { kind: 'none' } | { kind: 'all' } | { kind: 'nam
 const NONE: ApplicationReach = { kind: 'none' };
 const ALL: ApplicationReach = { kind: 'all' };
 
-/** The applications an XPath evaluated from the desktop may descend into (see ApplicationReach). */
-export function applicationsReached(xpath: string): ApplicationReach {
+/** The fast path's syntax tree of an XPath with the static prefixes; undefined outside its subset or too deep. */
+function parsed(xpath: string): Expr | undefined {
   try {
-    const ast = parseFastPath(xpath, {
+    return parseFastPath(xpath, {
       defaultElementNamespace: NAMESPACE_URIS.control,
       resolve: (prefix) => (prefix === '' ? undefined : (resolveStaticPrefix(prefix) ?? undefined)),
     });
-    if (ast) return reachOf(ast);
   } catch {
-    // Too deeply nested to parse here (the evaluation reports it): guessed from the text like any other.
+    // Too deeply nested to parse here (the evaluation reports it).
+    return undefined;
   }
+}
+
+/** The applications an XPath evaluated from the desktop may descend into (see ApplicationReach). */
+export function applicationsReached(xpath: string): ApplicationReach {
+  const ast = parsed(xpath);
+  if (ast) return reachOf(ast);
   // Outside the fast path's subset: only a query that never descends stays on the desktop's children.
   return /\/\/|descendant|following|preceding/.test(xpath) ? ALL : NONE;
 }
@@ -130,4 +136,20 @@ function depthAfter(steps: readonly Step[], depth: number): number {
 export function subtreesReached(xpath: string | undefined): ApplicationReach {
   if (xpath === undefined || xpath.includes('|')) return ALL;
   return applicationsReached(`${xpath}//*`);
+}
+
+/**
+ * What an XPath evaluated from the desktop selects when its whole answer is known from the desktop's children alone:
+ * the desktop itself (`/`), or the applications of one name (`app:Application[@Name='X']`, also after `/` or `//`:
+ * applications are children of the desktop only). Undefined for any other XPath. A command whose root query is one
+ * of these answers it without the XPath engine.
+ */
+export type TopLevelSelection = { kind: 'desktop' } | { kind: 'applications'; name: string };
+
+export function topLevelSelection(xpath: string): TopLevelSelection | undefined {
+  const ast = parsed(xpath);
+  if (ast?.k !== 'path' || (ast.start !== 'root' && ast.start !== 'context')) return undefined;
+  if (ast.steps.length === 0) return ast.start === 'root' ? { kind: 'desktop' } : undefined;
+  const scoped = scopedApplication(ast.steps);
+  return scoped && scoped.rest.length === 0 ? { kind: 'applications', name: scoped.name } : undefined;
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applicationsReached, subtreesReached } from '../fast/reach.js';
+import { applicationsReached, subtreesReached, topLevelSelection } from '../fast/reach.js';
 
 test('queries of the desktop children and their attributes reach no application tree', () => {
   for (const xpath of [
@@ -64,4 +64,32 @@ test('the subtrees of what an XPath selects reach its applications, all of them 
   assert.deepEqual(subtreesReached('/*'), { kind: 'all' });
   assert.deepEqual(subtreesReached("//Window[@Name='Settings']"), { kind: 'all' });
   assert.deepEqual(subtreesReached("app:Application[@Name='A'] | app:Application[@Name='B']"), { kind: 'all' });
+});
+
+test('a root query answered by the desktop children alone is recognised, any other is not', () => {
+  assert.deepEqual(topLevelSelection('/'), { kind: 'desktop' });
+  for (const xpath of [
+    "app:Application[@Name='Chromium']",
+    "/app:Application[@Name='Chromium']",
+    "//app:Application[@Name='Chromium']",
+    "app:Application['Chromium' = @Name]",
+  ]) {
+    assert.deepEqual(topLevelSelection(xpath), { kind: 'applications', name: 'Chromium' }, xpath);
+  }
+  for (const xpath of [
+    '.',
+    '/*',
+    'app:Application',
+    "app:Application[@Name='Chromium']/Frame",
+    "app:Application[@Name='Chromium'][1]",
+    "app:Application[@Name!='Chromium']",
+    "app:Application[@native:Name='Chromium']",
+    "Application[@Name='Chromium']",
+    "//app:Application[@Name='Chromium']//Button",
+    "app:Application[@Name='A'] | app:Application[@Name='B']",
+    "count(app:Application[@Name='Chromium'])",
+    "/app:Application[@Name='Chromium']/..",
+  ]) {
+    assert.equal(topLevelSelection(xpath), undefined, xpath);
+  }
 });
