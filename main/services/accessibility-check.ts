@@ -17,6 +17,7 @@ import type { RuntimeNode } from '../runtime/node.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { XPathService } from '../xpath/xpath-service.js';
 import { selectNodes, selectRoots } from './select-nodes.js';
+import { PRIORITY_ATTRIBUTE_NAMES, type HeldSubtrees } from './locate.js';
 import { measureContrast } from './contrast.js';
 import { textContrast } from '../../shared/checks/rules/text-contrast.js';
 import { TAB_ORDER_RULE_IDS } from '../../shared/checks/rules/tab-order.js';
@@ -36,8 +37,11 @@ export interface AccessibilityCheckOptions {
   readonly tabOrder?: TabOrderOptions;
   /** Findings that get a verified locator; the rest report none (each locator costs a search and a verifying query). */
   readonly maxLocated?: number;
-  /** Best verified locators of live nodes, by runtime id (the locator service). */
-  readonly locate: (targets: readonly RuntimeNode[]) => Promise<ReadonlyMap<string, string>>;
+  /**
+   * Best verified locators of live nodes, by runtime id (the locator service); `held` is the checked tree, which
+   * holds the locator capture's priority attributes of every node in it.
+   */
+  readonly locate: (targets: readonly RuntimeNode[], held: HeldSubtrees) => Promise<ReadonlyMap<string, string>>;
 }
 
 export interface AccessibilityCheckResult {
@@ -49,6 +53,12 @@ export interface AccessibilityCheckResult {
 }
 
 const DEFAULT_MAX_LOCATED = 500;
+
+/**
+ * What every node's read holds: the rules' attributes, and the locator capture's priority attributes (the findings'
+ * locators are made over this same tree, which then is not read a second time).
+ */
+const HELD_NAMES: readonly string[] = [...new Set([...HELD_CHECK_ATTRIBUTE_NAMES, ...PRIORITY_ATTRIBUTE_NAMES])];
 
 /** The SupportedPatterns entry of each set of patterns, made once: the nodes of a page share a few sets. */
 const patternEntries = new Map<string, AttributeEntry>();
@@ -85,7 +95,7 @@ function readNamed(node: RuntimeNode, names: readonly string[]): Promise<Attribu
  * name ...). Synchronous when everything is held.
  */
 function checkAttributes(node: RuntimeNode): readonly AttributeEntry[] | Promise<readonly AttributeEntry[]> {
-  const held = node.peekAttributesNamed(HELD_CHECK_ATTRIBUTE_NAMES);
+  const held = node.peekAttributesNamed(HELD_NAMES);
   const patterns = node.peekSupportedPatterns();
   if (held && patterns) {
     const onDemand = onDemandOf(node, held);
@@ -97,8 +107,7 @@ function checkAttributes(node: RuntimeNode): readonly AttributeEntry[] | Promise
 }
 
 async function readCheckAttributes(node: RuntimeNode): Promise<readonly AttributeEntry[]> {
-  const held =
-    node.peekAttributesNamed(HELD_CHECK_ATTRIBUTE_NAMES) ?? (await readNamed(node, HELD_CHECK_ATTRIBUTE_NAMES));
+  const held = node.peekAttributesNamed(HELD_NAMES) ?? (await readNamed(node, HELD_NAMES));
   const [patterns, asked] = await Promise.all([
     node.supportedPatterns().catch((): readonly string[] => []),
     readNamed(node, onDemandOf(node, held)),
@@ -232,6 +241,7 @@ export async function checkAccessibility(
     : options.xpath
       ? await selectRoots(runtime, () => xpath, options.xpath, options.timeoutMs)
       : [runtime.desktop];
+  const generation = runtime.generation;
   const trees = await Promise.all(roots.map((root, index) => collectWithAncestors(root, runtime, `/${index + 1}`)));
   await readTableHeaders(trees, runtime);
   const ignored = new Map<string, Set<string>>();
@@ -265,6 +275,6 @@ export async function checkAccessibility(
     const node = runtime.node(finding.node.key);
     if (node) targets.push(node);
   }
-  const located = await options.locate(targets);
+  const located = await options.locate(targets, { generation, roots: trees });
   return { report, locatorOf: (node) => located.get(node.key), ...(tabOrder ? { tabOrder } : {}) };
 }

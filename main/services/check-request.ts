@@ -43,7 +43,7 @@ export async function checkRequest(view: CheckView, params: Params<'check'>): Pr
     config,
     ...(params.tabOrder ? { tabOrder: {} } : {}),
     ...(params.rules ? { only: new Set(params.rules) } : {}),
-    locate: format ? (targets) => bestLocatorOfEach(runtime, targets) : () => Promise.resolve(new Map()),
+    locate: format ? (targets, held) => bestLocatorOfEach(runtime, targets, held) : () => Promise.resolve(new Map()),
   });
   const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
     rule: finding.rule,

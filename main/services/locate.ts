@@ -1,7 +1,7 @@
 import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { attributeKey, parseAttributeKey, type Namespace } from '../../shared/model/namespaces.js';
 import { DEFAULT_CONFIG, DEFAULT_PRIORITY, isBlacklisted } from '../../shared/locators/config.js';
-import { formatValueText } from '../../shared/model/values.js';
+import { formatValueText, type UiValue } from '../../shared/model/values.js';
 import { LocatorIndex, proposeLocators, proposeXPaths, type Locator } from '../../shared/locators/generate.js';
 import {
   buildLocatorTree,
@@ -25,13 +25,39 @@ function attributeTexts(entries: readonly AttributeEntry[], name: string): Map<s
   return attributes;
 }
 
+const PRIORITY_KEYS: ReadonlySet<string> = new Set(DEFAULT_PRIORITY);
+
 const captures = new WeakMap<Runtime, { generation: number; desktop: Promise<LocatorNodeInit> }>();
 
-function priorityCapture(runtime: Runtime): Promise<LocatorNodeInit> {
+/** A node of a tree whose attribute values a caller holds already (a check's tree), keyed like JSON output. */
+export interface HeldTreeNode {
+  readonly key: string;
+  readonly namespace: Namespace;
+  readonly role: string;
+  readonly attributes: ReadonlyMap<string, UiValue>;
+  readonly children: readonly HeldTreeNode[];
+}
+
+/**
+ * Subtrees of the live tree whose priority attributes (DEFAULT_PRIORITY) a caller read in the tree generation named,
+ * each under its root's runtime id: the capture takes them as they are instead of asking the runtime again.
+ */
+export interface HeldSubtrees {
+  readonly generation: number;
+  readonly roots: readonly HeldTreeNode[];
+}
+
+/** The local names of the priority attributes: what a caller holding subtrees for the capture must have read. */
+export const PRIORITY_ATTRIBUTE_NAMES: readonly string[] = [
+  ...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key)),
+];
+
+function priorityCapture(runtime: Runtime, held?: HeldSubtrees): Promise<LocatorNodeInit> {
   const known = captures.get(runtime);
   if (known && known.generation === runtime.generation) return known.desktop;
   const generation = runtime.generation;
-  const desktop = capturePriorityAttributes(runtime);
+  const heldNow = held?.generation === generation ? held.roots : [];
+  const desktop = capturePriorityAttributes(runtime, new Map(heldNow.map((root) => [root.key, root])));
   captures.set(runtime, { generation, desktop });
   desktop.catch(() => {
     if (captures.get(runtime)?.desktop === desktop) captures.delete(runtime);
@@ -39,9 +65,33 @@ function priorityCapture(runtime: Runtime): Promise<LocatorNodeInit> {
   return desktop;
 }
 
-function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
-  const names = [...new Set(DEFAULT_PRIORITY.map((key) => parseAttributeKey(key)?.name ?? key))];
-  const wanted = new Set(DEFAULT_PRIORITY);
+/** The priority attribute texts of a held node, as `texts` makes them of the runtime's entries. */
+function heldTexts(node: HeldTreeNode): Map<string, string> {
+  const attributes = new Map<string, string>();
+  for (const [key, value] of node.attributes) if (PRIORITY_KEYS.has(key)) attributes.set(key, formatValueText(value));
+  return attributes;
+}
+
+function fromHeld(node: HeldTreeNode): LocatorNodeInit {
+  const attributes = heldTexts(node);
+  const name = attributes.get('Name') ?? '';
+  if (!attributes.has('Name')) attributes.set('Name', name);
+  return {
+    key: node.key,
+    name,
+    namespace: node.namespace,
+    role: node.role,
+    attributes,
+    children: node.children.map(fromHeld),
+  };
+}
+
+function capturePriorityAttributes(
+  runtime: Runtime,
+  held: ReadonlyMap<string, HeldTreeNode>,
+): Promise<LocatorNodeInit> {
+  const names = PRIORITY_ATTRIBUTE_NAMES;
+  const wanted = PRIORITY_KEYS;
   /** attributeTexts of the priority attributes among the entries. */
   const texts = (entries: readonly AttributeEntry[], name: string) => {
     const attributes = new Map<string, string>();
@@ -75,6 +125,8 @@ function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
   };
   // Held values and children (a region after a bulk load) come without a promise each; the rest is read.
   const collect = (node: RuntimeNode): LocatorNodeInit | Promise<LocatorNodeInit> => {
+    const heldTree = held.get(node.runtimeId);
+    if (heldTree) return fromHeld(heldTree);
     const heldChildren = runtime.peekStructuralChildren(node);
     const heldAttributes = node.idDefinitive ? node.peekAttributesNamed(names) : undefined;
     if (heldChildren && heldAttributes) return below(node, heldAttributes, heldChildren);
@@ -85,8 +137,6 @@ function capturePriorityAttributes(runtime: Runtime): Promise<LocatorNodeInit> {
   };
   return Promise.resolve(collect(runtime.desktop));
 }
-
-const PRIORITY_KEYS: ReadonlySet<string> = new Set(DEFAULT_PRIORITY);
 
 /**
  * Whether a locator may use an attribute, by its key alone: not blacklisted (geometry, states, text, header lists
@@ -107,14 +157,18 @@ function locatable(namespace: Namespace, name: string): boolean {
  * The priority attributes are captured once per tree generation: `locate` of several nodes, and the locate and
  * export requests of the UI for one node, share one capture.
  */
-export async function captureLocatorTree(runtime: Runtime, targets: readonly RuntimeNode[] = []): Promise<LocatorTree> {
+export async function captureLocatorTree(
+  runtime: Runtime,
+  targets: readonly RuntimeNode[] = [],
+  held?: HeldSubtrees,
+): Promise<LocatorTree> {
   const fullNodes = new Set<RuntimeNode>();
   for (const target of targets) {
     fullNodes.add(target);
     for (const ancestor of runtime.ancestors(target)) fullNodes.add(ancestor);
   }
   const [desktop, ...full] = await Promise.all([
-    priorityCapture(runtime),
+    priorityCapture(runtime, held),
     ...[...fullNodes].map(async (node) => {
       const entries = await node.attributesWhere(locatable).catch((): readonly AttributeEntry[] => []);
       return [node.runtimeId, attributeTexts(entries, node.name)] as const;
@@ -228,15 +282,17 @@ const BEST_LOCATOR_BUDGET_AFTER_FIRST = 50;
  * once: from the per-generation capture of the priority attributes (no target's every attribute is read), a search
  * that stops after a few candidates, and verification in this process by the real XPath engine over that one
  * capture (no round trip to the XPath worker per candidate). A candidate can only use captured values, and the
- * capture holds them for every node, so one that selects its target alone there does so in the live tree.
+ * capture holds them for every node, so one that selects its target alone there does so in the live tree. `held`
+ * subtrees (the check's own tree, read in the same generation) go into the capture without being read again.
  */
 export async function bestLocatorOfEach(
   runtime: Runtime,
   targets: readonly RuntimeNode[],
+  held?: HeldSubtrees,
 ): Promise<ReadonlyMap<string, string>> {
   const located = new Map<string, string>();
   if (targets.length === 0) return located;
-  const tree = await captureLocatorTree(runtime);
+  const tree = await captureLocatorTree(runtime, [], held);
   const index = new LocatorIndex(tree, { maxResults: 1, budgetAfterFirst: BEST_LOCATOR_BUDGET_AFTER_FIRST });
   const xdm = new LocatorXdmTree(tree);
   const byKey = new Map<string, LocatorNode>(tree.nodes.map((node) => [node.key, node]));

@@ -129,7 +129,7 @@ export function registerCheck(program: Command): void {
         ...(tabOrder ? { tabOrder } : {}),
         ...(options.rules ? { only: options.rules } : {}),
         ...timeout,
-        locate: (targets) => bestLocatorOfEach(opened.runtime, targets),
+        locate: (targets, held) => bestLocatorOfEach(opened.runtime, targets, held),
       });
       await opened.runtime.platform?.highlight?.clear();
       // The order goes beside the report: into the text report, to stderr beside the machine-read formats.

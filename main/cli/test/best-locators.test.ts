@@ -57,3 +57,61 @@ test('every target gets its locator, the same whatever order and company it is a
     }
   });
 });
+
+test("a check's own tree goes into the capture as it is: the same locators, and none of its nodes read again", async () => {
+  const { checkAccessibility } = await import('../../services/accessibility-check.js');
+  const { EMPTY_CHECK_CONFIG } = await import('../../../shared/checks/config.js');
+  const { RuntimeNode } = await import('../../runtime/node.js');
+  const checked = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  const fresh = await Runtime.create({ providers: ['mock'], platform: 'mock' });
+  const checkedXPath = new XPathService(checked);
+  const freshXPath = new XPathService(fresh);
+  const peek = RuntimeNode.prototype.peekAttributesNamed;
+  const read = RuntimeNode.prototype.attributesNamed;
+  let reads = 0;
+  try {
+    let fromCheck: ReadonlyMap<string, string> = new Map();
+    let targets: readonly RuntimeNode[] = [];
+    await checkAccessibility(checked, checkedXPath, {
+      config: EMPTY_CHECK_CONFIG,
+      contrast: false,
+      locate: async (found, held) => {
+        targets = found;
+        RuntimeNode.prototype.peekAttributesNamed = function (this: RuntimeNode, names) {
+          reads++;
+          return peek.call(this, names);
+        };
+        RuntimeNode.prototype.attributesNamed = function (this: RuntimeNode, name) {
+          reads++;
+          return read.call(this, name);
+        };
+        try {
+          fromCheck = await bestLocatorOfEach(checked, found, held);
+        } finally {
+          RuntimeNode.prototype.peekAttributesNamed = peek;
+          RuntimeNode.prototype.attributesNamed = read;
+        }
+        return fromCheck;
+      },
+    });
+    assert.ok(targets.length > 0, 'the mock desktop has findings');
+    assert.equal(reads, 0, 'the capture read no attribute of the checked desktop');
+    assert.equal(fromCheck.size, targets.length, 'every finding got a locator');
+    const { items } = await freshXPath.evaluate('//*');
+    const loaded = new Map(items.flatMap((item) => (item.type === 'node' ? [[item.node.runtimeId, item.node]] : [])));
+    const freshTargets = targets.map((target) => loaded.get(target.runtimeId)!);
+    const fromRuntime = await bestLocatorOfEach(fresh, freshTargets);
+    assert.deepEqual(
+      [...fromCheck].sort(),
+      [...fromRuntime].sort(),
+      'the same locators as a capture read from the runtime',
+    );
+  } finally {
+    RuntimeNode.prototype.peekAttributesNamed = peek;
+    RuntimeNode.prototype.attributesNamed = read;
+    await checkedXPath.close();
+    await freshXPath.close();
+    await checked.shutdown();
+    await fresh.shutdown();
+  }
+});
