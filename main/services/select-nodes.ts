@@ -38,7 +38,8 @@ export async function selectTopLevel(runtime: Runtime, selection: TopLevelSelect
 
 /**
  * The roots a command works on: from the desktop's children where the XPath names nothing else (topLevelSelection;
- * the XPath engine is not asked, so a command that needs it for nothing else never starts it), else selectNodes.
+ * the XPath engine is not asked, so a command that needs it for nothing else never starts it), else selectNodes. A
+ * `//app:Application` query goes to the engine where a provider may place applications below the desktop.
  */
 export function selectRoots(
   runtime: Runtime,
@@ -48,6 +49,8 @@ export function selectRoots(
   refusal?: string,
 ): Promise<RuntimeNode[]> {
   const selection = topLevelSelection(expression);
-  if (selection) return selectTopLevel(runtime, selection);
+  const inProcess =
+    selection && !(selection.kind === 'applications' && selection.anywhere && !runtime.applicationsOnlyAtTop);
+  if (inProcess) return selectTopLevel(runtime, selection);
   return selectNodes(xpath(), expression, timeoutMs, refusal);
 }

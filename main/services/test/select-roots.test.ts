@@ -10,7 +10,6 @@ const TOP_LEVEL = [
   '/',
   "app:Application[@Name='Studio']",
   "/app:Application[@Name='Login']",
-  "//app:Application[@Name='Studio']",
   "app:Application[@Name='No such application']",
 ];
 
@@ -24,6 +23,14 @@ test("a root query of the desktop or of applications by name is answered from th
     let asked = 0;
     const below = await selectRoots(runtime, () => (asked++, xpath), "app:Application[@Name='Studio']/*", undefined);
     assert.equal(asked, 1, 'any other query goes to the engine');
+    // The mock provider does not declare its applications to be children of the desktop alone.
+    assert.equal(runtime.applicationsOnlyAtTop, false);
+    const anywhere = await selectRoots(runtime, () => (asked++, xpath), "//app:Application[@Name='Studio']", undefined);
+    assert.equal(asked, 2, '//app:Application goes to the engine where applications may lie deeper');
+    assert.deepEqual(
+      anywhere.map((node) => node.runtimeId),
+      [studio!.runtimeId],
+    );
     const windows = (await studio!.children()).map((node) => node.runtimeId);
     assert.ok(windows.length > 0);
     assert.deepEqual(

@@ -140,16 +140,17 @@ export function subtreesReached(xpath: string | undefined): ApplicationReach {
 
 /**
  * What an XPath evaluated from the desktop selects when its whole answer is known from the desktop's children alone:
- * the desktop itself (`/`), or the applications of one name (`app:Application[@Name='X']`, also after `/` or `//`:
- * applications are children of the desktop only). Undefined for any other XPath. A command whose root query is one
- * of these answers it without the XPath engine.
+ * the desktop itself (`/`), or the applications of one name (`app:Application[@Name='X']`, also after `/`; after
+ * `//` (`anywhere`) only where applications are children of the desktop alone, Runtime.applicationsOnlyAtTop).
+ * Undefined for any other XPath. A command whose root query is one of these answers it without the XPath engine.
  */
-export type TopLevelSelection = { kind: 'desktop' } | { kind: 'applications'; name: string };
+export type TopLevelSelection = { kind: 'desktop' } | { kind: 'applications'; name: string; anywhere: boolean };
 
 export function topLevelSelection(xpath: string): TopLevelSelection | undefined {
   const ast = parsed(xpath);
   if (ast?.k !== 'path' || (ast.start !== 'root' && ast.start !== 'context')) return undefined;
   if (ast.steps.length === 0) return ast.start === 'root' ? { kind: 'desktop' } : undefined;
   const scoped = scopedApplication(ast.steps);
-  return scoped && scoped.rest.length === 0 ? { kind: 'applications', name: scoped.name } : undefined;
+  if (!scoped || scoped.rest.length > 0) return undefined;
+  return { kind: 'applications', name: scoped.name, anywhere: ast.steps.length > 1 };
 }

@@ -71,11 +71,15 @@ test('a root query answered by the desktop children alone is recognised, any oth
   for (const xpath of [
     "app:Application[@Name='Chromium']",
     "/app:Application[@Name='Chromium']",
-    "//app:Application[@Name='Chromium']",
     "app:Application['Chromium' = @Name]",
   ]) {
-    assert.deepEqual(topLevelSelection(xpath), { kind: 'applications', name: 'Chromium' }, xpath);
+    assert.deepEqual(topLevelSelection(xpath), { kind: 'applications', name: 'Chromium', anywhere: false }, xpath);
   }
+  assert.deepEqual(topLevelSelection("//app:Application[@Name='Chromium']"), {
+    kind: 'applications',
+    name: 'Chromium',
+    anywhere: true,
+  });
   for (const xpath of [
     '.',
     '/*',
