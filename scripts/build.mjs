@@ -1,7 +1,8 @@
-// One build for everything that runs: TypeScript for main/shared/native/preload, esbuild bundles for the renderer and
-// for the MCP server's SDK.
+// One build for everything that runs: TypeScript for main/shared/native/preload, esbuild bundles for the renderer, the
+// MCP server's SDK and the CLI.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -31,6 +32,41 @@ await esbuild.build({
   sourcemap: true,
   legalComments: 'linked',
   logLevel: 'warning',
+});
+
+// The CLI as a few chunks instead of about a hundred and fifty modules: a command starts 50-60 ms sooner. Packages stay
+// outside (resolved from node_modules as before). Every bundled module keeps its own import.meta.url (its file under
+// dist/main), so what it finds from there (package.json, the renderer, the XPath worker, createRequire) is unchanged.
+const cliOut = path.join(root, 'dist/cli');
+await esbuild.build({
+  entryPoints: [path.join(root, 'dist/main/cli/index.js')],
+  outdir: cliOut,
+  bundle: true,
+  splitting: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'own-location',
+      setup(build) {
+        build.onLoad({ filter: /\.js$/ }, async (args) => {
+          const text = await readFile(args.path, 'utf8');
+          if (!text.includes('import.meta.url')) return undefined;
+          // Chunks are written to cliOut itself: the original file lies at the same relative path from each.
+          const original = JSON.stringify(path.relative(cliOut, args.path).split(path.sep).join('/'));
+          return {
+            contents: text.replaceAll('import.meta.url', `new URL(${original}, import.meta.url).href`),
+            loader: 'js',
+            resolveDir: path.dirname(args.path),
+          };
+        });
+      },
+    },
+  ],
 });
 
 const rendererBuild = path.join(root, 'scripts/build-renderer.mjs');
