@@ -145,10 +145,24 @@ export const NAME_TREE_PROPERTIES = ['Name', 'Description'] as const;
 export const ID_TREE_PROPERTIES = ['AccessibleId'] as const;
 /**
  * SAFE_TREE_PROPERTIES with the object attributes (the `Attributes` property, at-spi2-core 2.46+; what
- * `GetAttributes` answers), for a load whose nodes will all have their attributes read: one call's extra answer
- * instead of a GetAttributes call per node.
+ * `GetAttributes` answers) and the text state (the Text interface's properties, named `text.` as the bridge's
+ * GetTree takes them; only nodes with that interface answer them), for a load whose nodes will all have their
+ * attributes read: one call's extra answer instead of a GetAttributes and a Properties.GetAll call per node.
  */
-export const TREE_PROPERTIES_WITH_ATTRIBUTES = [...SAFE_TREE_PROPERTIES, 'Attributes'] as const;
+export const TREE_PROPERTIES_WITH_ATTRIBUTES = [
+  ...SAFE_TREE_PROPERTIES,
+  'Attributes',
+  'text.CharacterCount',
+  'text.CaretOffset',
+] as const;
+
+/** The text state a GetTree entry brought (asked with TREE_PROPERTIES_WITH_ATTRIBUTES), when it has both numbers. */
+export function treeEntryTextState(entry: TreeEntry): { characterCount: number; caretOffset: number } | undefined {
+  const characterCount = entry.properties['text.CharacterCount'];
+  const caretOffset = entry.properties['text.CaretOffset'];
+  if (typeof characterCount !== 'number' || typeof caretOffset !== 'number') return undefined;
+  return { characterCount, caretOffset };
+}
 
 /** The object attributes a GetTree entry brought, when it was asked for them and they have the expected form. */
 export function treeEntryAttributes(entry: TreeEntry): { [key: string]: string } | undefined {

@@ -108,7 +108,15 @@ export function readActions(ctx: AttributeContext): Promise<Array<{ name: string
 /** Character count and caret, read together once: an empty text needs no further text call. */
 const TEXT_STATE: SharedRead<{ characterCount: number; caretOffset: number }> = {
   key: 'text-state',
-  read: (ctx) => ctx.calls.getTextState(ctx.data.ref),
+  read: (ctx) => {
+    // What the bulk load brought serves the first read (a later one asks the application).
+    const loaded = ctx.data.loadedTextState;
+    if (loaded) {
+      ctx.data.loadedTextState = undefined;
+      return Promise.resolve(loaded);
+    }
+    return ctx.calls.getTextState(ctx.data.ref);
+  },
 };
 
 /**

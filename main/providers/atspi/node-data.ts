@@ -75,6 +75,8 @@ export interface NodeData {
    * GetAttributes call; dropped with the node's read values and on any change.
    */
   loadedAttributes: { [key: string]: string } | undefined;
+  /** The text state the same bulk load brought (never for a secret text), taken once like loadedAttributes. */
+  loadedTextState: { characterCount: number; caretOffset: number } | undefined;
   /** Once an element is known to hold a secret it stays secure for its lifetime, whatever is invalidated. */
   knownSecure: boolean;
   /** The provider's node object for this data, made on first use (a field, not a weak map of ten thousand). */
@@ -139,6 +141,7 @@ export function newNodeData(
     invalid: false,
     objectAttributes: undefined,
     loadedAttributes: undefined,
+    loadedTextState: undefined,
     knownSecure: false,
     view: undefined,
   };

@@ -384,6 +384,7 @@ export class AtspiNode implements ProviderNode, PatternContext {
   /** Drops attribute values and the attribute list after an event updated the header in place. */
   dropAttributes(): void {
     this.data.loadedAttributes = undefined;
+    this.data.loadedTextState = undefined;
     this.memoMap?.clear();
     this.attributeList = undefined;
     this.attributeGeneration++;
@@ -398,6 +399,7 @@ export class AtspiNode implements ProviderNode, PatternContext {
     this.data.children = undefined;
     this.data.objectAttributes = undefined;
     this.data.loadedAttributes = undefined;
+    this.data.loadedTextState = undefined;
     if (!this.isApplication || this.data.app.bulk !== 'loading') this.data.stale = true;
   }
 }

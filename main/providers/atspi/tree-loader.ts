@@ -7,12 +7,15 @@ import {
   SAFE_TREE_PROPERTIES,
   TREE_PROPERTIES_WITH_ATTRIBUTES,
   treeEntryAttributes,
+  treeEntryTextState,
   STRUCTURE_TREE_PROPERTIES,
 } from './atspi-calls.js';
 import { isGoneError, isNotRespondingError } from '../../dbus/dbus-client.js';
 import { eachAtOnce } from '../../../shared/gate.js';
 import type { ApplicationData, NodeData, NodeHeader } from './node-data.js';
 import { internInterfaces, newNodeData, runtimeIdOf } from './node-data.js';
+import { secureByAttributes } from './node.js';
+import { ATSPI_ROLE } from './roles.js';
 
 /** Nodes whose headers are read at once when the cache missed them (one to five calls each; the window holds 192). */
 const HEADERS_READ_AT_ONCE = 64;
@@ -388,7 +391,7 @@ export class TreeLoader {
           const data = this.store.get(entry.key);
           if (!data || data.app !== app) continue;
           if (data !== root) data.accessibleId = String(entry.properties.AccessibleId ?? '');
-          if (wantAttributes) data.loadedAttributes = treeEntryAttributes(entry);
+          if (wantAttributes) takeBulkAttributes(data, entry);
         }
       }
       app.ids = tree ? 'loaded' : 'deferred';
@@ -559,7 +562,7 @@ export class TreeLoader {
       if (!data) continue;
       if (wantAttributes) {
         const entry = treeByKey.get(key);
-        if (entry) data.loadedAttributes = treeEntryAttributes(entry);
+        if (entry) takeBulkAttributes(data, entry);
       }
       const children = info.children;
       data.children = missing.length === 0 ? children : children.filter((child) => headers.has(child));
@@ -805,4 +808,16 @@ export function structureFromTree(
     return { structure: undefined, problem: 'Collection.GetTree returned fewer nodes than the child counts promise' };
   }
   return { structure: out };
+}
+
+/**
+ * What a GetTree asked with TREE_PROPERTIES_WITH_ATTRIBUTES brought for a node: its object attributes, and its text
+ * state unless the text is secret (a password role, or attributes that mark a password input): no length of a
+ * password is kept.
+ */
+function takeBulkAttributes(data: NodeData, entry: TreeEntry): void {
+  const attributes = treeEntryAttributes(entry);
+  data.loadedAttributes = attributes;
+  const secret = data.role === ATSPI_ROLE.PasswordText || secureByAttributes(attributes);
+  data.loadedTextState = secret ? undefined : treeEntryTextState(entry);
 }

@@ -17,6 +17,8 @@ import type { ProviderEvent } from '../../../core/provider.js';
 import { Runtime } from '../../../runtime/runtime.js';
 import type { AtspiNode } from '../node.js';
 import { AtspiProvider } from '../provider.js';
+import { hasInterface } from '../node-data.js';
+import { ATSPI_ROLE } from '../roles.js';
 import { applicationOf, assertMatchesLibatspi, flatten, walk, waitFor } from './support.js';
 
 // Real applications in the test desktop session: gtk3-demo and Chromium showing e2e/fixtures/controls.html.
@@ -290,6 +292,40 @@ test('reading every attribute: text state in one call, no text calls for empty t
     }
   } finally {
     await reader.shutdown();
+  }
+});
+
+test('a bulk load for reading every attribute brings the text state along: no text state call, the same values, none kept for the password', async () => {
+  const bulk = await AtspiProvider.create();
+  const plain = await AtspiProvider.create();
+  try {
+    const app = await applicationOf(bulk, chromium.pid);
+    app.expectAllAttributes();
+    const nodes = flatten(await walk(app)).map((w) => w.node);
+    const textNodes = nodes.filter((node) => hasInterface(node.data, 'Text') && !node.isSecure);
+    assert.ok(textNodes.length > 10, `${textNodes.length} text nodes`);
+    assert.ok(
+      textNodes.every((node) => node.data.loadedTextState !== undefined),
+      'every text node holds the text state the load brought',
+    );
+    const password = nodes.find((node) => node.data.role === ATSPI_ROLE.PasswordText);
+    assert.ok(password, 'the password field is found');
+    assert.equal(password.data.loadedTextState, undefined, 'no length of the password is kept');
+    let textStateCalls = 0;
+    const getTextState = bulk.calls.getTextState.bind(bulk.calls);
+    bulk.calls.getTextState = (ref) => (textStateCalls++, getTextState(ref));
+    const fromBulk = await Promise.all(nodes.map((node) => attributeMap(node)));
+    assert.equal(textStateCalls, 0, 'no text state was asked for');
+    const asked = flatten(await walk(await applicationOf(plain, chromium.pid))).map((w) => w.node);
+    assert.equal(asked.length, nodes.length);
+    for (const [i, node] of asked.entries()) {
+      const attributes = await attributeMap(node);
+      for (const name of ['native:Text.CharacterCount', 'native:Text.CaretOffset', A.Text, A.SelectedText]) {
+        assert.deepEqual(fromBulk[i]!.get(name), attributes.get(name), `${node.runtimeId} ${name}`);
+      }
+    }
+  } finally {
+    await Promise.all([bulk.shutdown(), plain.shutdown()]);
   }
 });
 

@@ -253,7 +253,7 @@ test('every attribute to be read: the bulk load brings the object attributes in 
     let log = await callLog();
     assert.deepEqual(
       log.filter((line) => line.startsWith('GetTree')),
-      ['GetTree ChildCount,AccessibleId,Attributes'],
+      ['GetTree ChildCount,AccessibleId,Attributes,text.CharacterCount,text.CaretOffset'],
     );
     assert.deepEqual(attributeCalls(log), []);
     // Taken once: read again after the values were released, they are asked for.
