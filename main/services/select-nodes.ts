@@ -1,3 +1,4 @@
+import type { AttributeEntry } from '../../shared/model/attributes.js';
 import { InspectorError } from '../../shared/model/errors.js';
 import { topLevelSelection, type TopLevelSelection } from '../../shared/xpath/fast/reach.js';
 import type { RuntimeNode } from '../runtime/node.js';
@@ -19,9 +20,9 @@ export async function selectNodes(
   return nodes;
 }
 
-/** The control-namespace Name attribute, as `@Name` reads it ('' when there is none). */
+/** The control-namespace Name attribute, as `@Name` reads it ('' when there is none or it cannot be read). */
 async function nameAttribute(node: RuntimeNode): Promise<string> {
-  const entries = await node.attributesNamed('Name');
+  const entries = await node.attributesNamed('Name').catch((): readonly AttributeEntry[] => []);
   const name = entries.find((entry) => entry.namespace === 'control' && !entry.derived)?.value;
   return name?.type === 'String' ? name.value : '';
 }
