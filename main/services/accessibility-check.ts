@@ -41,7 +41,7 @@ export interface AccessibilityCheckOptions {
    * Best verified locators of live nodes, by runtime id (the locator service); `held` is the checked tree, which
    * holds the locator capture's priority attributes of every node in it.
    */
-  readonly locate: (targets: readonly RuntimeNode[], held: HeldSubtrees) => Promise<ReadonlyMap<string, string>>;
+  readonly locate?: (targets: readonly RuntimeNode[], held: HeldSubtrees) => Promise<ReadonlyMap<string, string>>;
 }
 
 export interface AccessibilityCheckResult {
@@ -55,10 +55,16 @@ export interface AccessibilityCheckResult {
 const DEFAULT_MAX_LOCATED = 500;
 
 /**
- * What every node's read holds: the rules' attributes, and the locator capture's priority attributes (the findings'
- * locators are made over this same tree, which then is not read a second time).
+ * What every node's read holds when the findings get locators: the rules' attributes and the locator capture's
+ * priority attributes (the locators are made over this same tree, which then is not read a second time).
  */
-const HELD_NAMES: readonly string[] = [...new Set([...HELD_CHECK_ATTRIBUTE_NAMES, ...PRIORITY_ATTRIBUTE_NAMES])];
+const LOCATED_NAMES: readonly string[] = [...new Set([...HELD_CHECK_ATTRIBUTE_NAMES, ...PRIORITY_ATTRIBUTE_NAMES])];
+
+/** How a check reads the tree: the runtime, and the attribute names every node's read holds. */
+interface TreeRead {
+  readonly runtime: Runtime;
+  readonly names: readonly string[];
+}
 
 /** The SupportedPatterns entry of each set of patterns, made once: the nodes of a page share a few sets. */
 const patternEntries = new Map<string, AttributeEntry>();
@@ -94,8 +100,11 @@ function readNamed(node: RuntimeNode, names: readonly string[]): Promise<Attribu
  * that cost a call only where a rule looks at them (bounds of a showing node, a label relation of a field without a
  * name ...). Synchronous when everything is held.
  */
-function checkAttributes(node: RuntimeNode): readonly AttributeEntry[] | Promise<readonly AttributeEntry[]> {
-  const held = node.peekAttributesNamed(HELD_NAMES);
+function checkAttributes(
+  node: RuntimeNode,
+  names: readonly string[],
+): readonly AttributeEntry[] | Promise<readonly AttributeEntry[]> {
+  const held = node.peekAttributesNamed(names);
   const patterns = node.peekSupportedPatterns();
   if (held && patterns) {
     const onDemand = onDemandOf(node, held);
@@ -103,11 +112,11 @@ function checkAttributes(node: RuntimeNode): readonly AttributeEntry[] | Promise
     if (heldOnDemand) return [...held, patternsEntry(patterns), ...heldOnDemand];
     return readNamed(node, onDemand).then((asked) => [...held, patternsEntry(patterns), ...asked]);
   }
-  return readCheckAttributes(node);
+  return readCheckAttributes(node, names);
 }
 
-async function readCheckAttributes(node: RuntimeNode): Promise<readonly AttributeEntry[]> {
-  const held = node.peekAttributesNamed(HELD_NAMES) ?? (await readNamed(node, HELD_NAMES));
+async function readCheckAttributes(node: RuntimeNode, names: readonly string[]): Promise<readonly AttributeEntry[]> {
+  const held = node.peekAttributesNamed(names) ?? (await readNamed(node, names));
   const [patterns, asked] = await Promise.all([
     node.supportedPatterns().catch((): readonly string[] => []),
     readNamed(node, onDemandOf(node, held)),
@@ -151,7 +160,8 @@ async function loadRegion(root: RuntimeNode, runtime: Runtime): Promise<void> {
  * element outside its window, a selected item's container) see the root's surroundings. `path` names the topmost
  * node where it has no runtime id (see newCheckNode).
  */
-async function collectWithAncestors(root: RuntimeNode, runtime: Runtime, path: string): Promise<CheckNode> {
+async function collectWithAncestors(root: RuntimeNode, read: TreeRead, path: string): Promise<CheckNode> {
+  const { runtime } = read;
   const ancestors = runtime.ancestors(root).filter((ancestor) => ancestor !== runtime.desktop);
   await loadRegion(root, runtime);
   let parent: (CheckNode & { children: CheckNode[] }) | undefined;
@@ -159,7 +169,7 @@ async function collectWithAncestors(root: RuntimeNode, runtime: Runtime, path: s
     const node = newCheckNode(
       ancestor.namespace,
       ancestor.role,
-      await checkAttributes(ancestor),
+      await checkAttributes(ancestor, read.names),
       parent,
       path,
       ancestor.runtimeId,
@@ -168,7 +178,7 @@ async function collectWithAncestors(root: RuntimeNode, runtime: Runtime, path: s
     parent = node;
     path = `${path}/1`;
   }
-  const tree = await collect(root, runtime, parent, path);
+  const tree = await collect(root, read, parent, path);
   parent?.children.push(tree);
   return tree;
 }
@@ -176,31 +186,32 @@ async function collectWithAncestors(root: RuntimeNode, runtime: Runtime, path: s
 /** A node's subtree as the rules read it; synchronous as far as everything is held (no promise per node then). */
 function collect(
   node: RuntimeNode,
-  runtime: Runtime,
+  read: TreeRead,
   parent: CheckNode | undefined,
   path: string,
 ): CheckNode | Promise<CheckNode> {
-  const attributes = checkAttributes(node);
+  const { runtime } = read;
+  const attributes = checkAttributes(node, read.names);
   const children =
     runtime.peekStructuralChildren(node) ?? runtime.structuralChildren(node).catch((): readonly RuntimeNode[] => []);
   if (attributes instanceof Promise || children instanceof Promise) {
-    return Promise.all([attributes, children]).then(([read, found]) =>
-      assemble(node, read, found, runtime, parent, path),
+    return Promise.all([attributes, children]).then(([entries, found]) =>
+      assemble(node, entries, found, read, parent, path),
     );
   }
-  return assemble(node, attributes, children, runtime, parent, path);
+  return assemble(node, attributes, children, read, parent, path);
 }
 
 function assemble(
   node: RuntimeNode,
   attributes: readonly AttributeEntry[],
   children: readonly RuntimeNode[],
-  runtime: Runtime,
+  read: TreeRead,
   parent: CheckNode | undefined,
   path: string,
 ): CheckNode | Promise<CheckNode> {
   const built = newCheckNode(node.namespace, node.role, attributes, parent, path, node.runtimeId);
-  const collected = children.map((child, index) => collect(child, runtime, built, `${path}/${index + 1}`));
+  const collected = children.map((child, index) => collect(child, read, built, `${path}/${index + 1}`));
   if (collected.some((child) => child instanceof Promise)) {
     return Promise.all(collected).then((list) => {
       for (const child of list) built.children.push(child);
@@ -242,7 +253,8 @@ export async function checkAccessibility(
       ? await selectRoots(runtime, () => xpath, options.xpath, options.timeoutMs)
       : [runtime.desktop];
   const generation = runtime.generation;
-  const trees = await Promise.all(roots.map((root, index) => collectWithAncestors(root, runtime, `/${index + 1}`)));
+  const read: TreeRead = { runtime, names: options.locate ? LOCATED_NAMES : HELD_CHECK_ATTRIBUTE_NAMES };
+  const trees = await Promise.all(roots.map((root, index) => collectWithAncestors(root, read, `/${index + 1}`)));
   await readTableHeaders(trees, runtime);
   const ignored = new Map<string, Set<string>>();
   for (const entry of options.config.ignore) {
@@ -275,6 +287,6 @@ export async function checkAccessibility(
     const node = runtime.node(finding.node.key);
     if (node) targets.push(node);
   }
-  const located = await options.locate(targets, { generation, roots: trees });
+  const located = options.locate ? await options.locate(targets, { generation, roots: trees }) : new Map();
   return { report, locatorOf: (node) => located.get(node.key), ...(tabOrder ? { tabOrder } : {}) };
 }

@@ -43,7 +43,8 @@ export async function checkRequest(view: CheckView, params: Params<'check'>): Pr
     config,
     ...(params.tabOrder ? { tabOrder: {} } : {}),
     ...(params.rules ? { only: new Set(params.rules) } : {}),
-    locate: format ? (targets, held) => bestLocatorOfEach(runtime, targets, held) : () => Promise.resolve(new Map()),
+    // Locators only for a report (the panel shows none): then the check reads no locator attributes either.
+    ...(format ? { locate: (targets, held) => bestLocatorOfEach(runtime, targets, held) } : {}),
   });
   const findings: ApiCheckFinding[] = report.findings.slice(0, MAX_CHECK_FINDINGS).map((finding) => ({
     rule: finding.rule,

@@ -34,6 +34,7 @@ export interface HeldTreeNode {
   readonly key: string;
   readonly namespace: Namespace;
   readonly role: string;
+  readonly name: string;
   readonly attributes: ReadonlyMap<string, UiValue>;
   readonly children: readonly HeldTreeNode[];
 }
@@ -65,25 +66,20 @@ function priorityCapture(runtime: Runtime, held?: HeldSubtrees): Promise<Locator
   return desktop;
 }
 
-/** The priority attribute texts of a held node, as `texts` makes them of the runtime's entries. */
-function heldTexts(node: HeldTreeNode): Map<string, string> {
-  const attributes = new Map<string, string>();
-  for (const [key, value] of node.attributes) if (PRIORITY_KEYS.has(key)) attributes.set(key, formatValueText(value));
-  return attributes;
+/** A node of the capture: the priority attributes as XPath strings (the Name always among them). */
+function captured(
+  node: { readonly key: string; readonly namespace: Namespace; readonly role: string; readonly name: string },
+  attributes: Map<string, string>,
+  children: LocatorNodeInit[],
+): LocatorNodeInit {
+  if (!attributes.has('Name')) attributes.set('Name', node.name);
+  return { key: node.key, name: node.name, namespace: node.namespace, role: node.role, attributes, children };
 }
 
 function fromHeld(node: HeldTreeNode): LocatorNodeInit {
-  const attributes = heldTexts(node);
-  const name = attributes.get('Name') ?? '';
-  if (!attributes.has('Name')) attributes.set('Name', name);
-  return {
-    key: node.key,
-    name,
-    namespace: node.namespace,
-    role: node.role,
-    attributes,
-    children: node.children.map(fromHeld),
-  };
+  const attributes = new Map<string, string>();
+  for (const [key, value] of node.attributes) if (PRIORITY_KEYS.has(key)) attributes.set(key, formatValueText(value));
+  return captured(node, attributes, node.children.map(fromHeld));
 }
 
 function capturePriorityAttributes(
@@ -91,17 +87,6 @@ function capturePriorityAttributes(
   held: ReadonlyMap<string, HeldTreeNode>,
 ): Promise<LocatorNodeInit> {
   const names = PRIORITY_ATTRIBUTE_NAMES;
-  const wanted = PRIORITY_KEYS;
-  /** attributeTexts of the priority attributes among the entries. */
-  const texts = (entries: readonly AttributeEntry[], name: string) => {
-    const attributes = new Map<string, string>();
-    for (const entry of entries) {
-      const key = attributeKey(entry.namespace, entry.name);
-      if (wanted.has(key)) attributes.set(key, formatValueText(entry.value));
-    }
-    if (!attributes.has('Name')) attributes.set('Name', name);
-    return attributes;
-  };
   const read = async (node: RuntimeNode): Promise<readonly AttributeEntry[]> => {
     if (!node.idDefinitive) await node.loadId();
     const held = node.peekAttributesNamed(names);
@@ -109,14 +94,18 @@ function capturePriorityAttributes(
     const found = await Promise.all(names.map((name) => node.attributesNamed(name)));
     return found.flat();
   };
-  const shaped = (node: RuntimeNode, attributes: readonly AttributeEntry[], children: LocatorNodeInit[]) => ({
-    key: node.runtimeId,
-    name: node.name,
-    namespace: node.namespace,
-    role: node.role,
-    attributes: texts(attributes, node.name),
-    children,
-  });
+  const shaped = (node: RuntimeNode, entries: readonly AttributeEntry[], children: LocatorNodeInit[]) => {
+    const attributes = new Map<string, string>();
+    for (const entry of entries) {
+      const key = attributeKey(entry.namespace, entry.name);
+      if (PRIORITY_KEYS.has(key)) attributes.set(key, formatValueText(entry.value));
+    }
+    return captured(
+      { key: node.runtimeId, namespace: node.namespace, role: node.role, name: node.name },
+      attributes,
+      children,
+    );
+  };
   const below = (node: RuntimeNode, attributes: readonly AttributeEntry[], list: readonly RuntimeNode[]) => {
     const children = list.map(collect);
     if (children.some((child) => child instanceof Promise))

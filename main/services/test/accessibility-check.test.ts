@@ -2,6 +2,7 @@ import '../../backends/mock.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EMPTY_CHECK_CONFIG } from '../../../shared/checks/config.js';
+import { RuntimeNode } from '../../runtime/node.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { XPathService } from '../../xpath/xpath-service.js';
 import { checkAccessibility } from '../accessibility-check.js';
@@ -50,11 +51,35 @@ describe('checkAccessibility (mock desktop)', () => {
       config: EMPTY_CHECK_CONFIG,
       only: new Set(['role-requirements']),
       contrast: false,
-      locate: async () => new Map(),
     });
     assert.deepEqual(
       report.findings.map((finding) => finding.message),
       ['Table "Sizes" has no row or column headers'],
     );
+  });
+
+  it("reads the locators' priority attributes with the rules' own only when the findings get locators", async () => {
+    const asked = new Set<string>();
+    const peek = RuntimeNode.prototype.peekAttributesNamed;
+    RuntimeNode.prototype.peekAttributesNamed = function (this: RuntimeNode, names) {
+      for (const name of names) asked.add(name);
+      return peek.call(this, names);
+    };
+    try {
+      const check = (locate?: () => Promise<ReadonlyMap<string, string>>) =>
+        checkAccessibility(runtime, xpath, {
+          xpath: "app:Application[@Name='Ledger']",
+          config: EMPTY_CHECK_CONFIG,
+          contrast: false,
+          ...(locate ? { locate } : {}),
+        });
+      await check();
+      assert.ok(asked.has('Name') && !asked.has('ExecutablePath'), [...asked].join(', '));
+      asked.clear();
+      await check(async () => new Map());
+      assert.ok(asked.has('ExecutablePath'), [...asked].join(', '));
+    } finally {
+      RuntimeNode.prototype.peekAttributesNamed = peek;
+    }
   });
 });
